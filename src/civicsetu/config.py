@@ -1,0 +1,57 @@
+"""One settings tree. Every field can be set by an env var ``CIVICSETU_<FIELD>``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _default_home() -> Path:
+    return Path.home() / ".civicsetu"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CIVICSETU_", extra="ignore")
+
+    home: Path = Field(
+        default_factory=_default_home,
+        description="Folder for the index and caches (env CIVICSETU_HOME).",
+    )
+    db_path: Path | None = Field(
+        default=None, description="SQLite index file; defaults to <home>/civicsetu.db."
+    )
+    embedder: str = Field(
+        default="minilm-onnx",
+        description="Embedder backend by registry name (see civicsetu.embed.registry).",
+    )
+    embed_batch_size: int = Field(default=32, ge=1, description="Passages per embedding call.")
+    chunk_max_chars: int = Field(
+        default=1000,
+        ge=200,
+        description="Longest chunk; MiniLM reads ~256 tokens, so keep chunks near 180 words.",
+    )
+    chunk_min_chars: int = Field(
+        default=120, ge=0, description="Fragments shorter than this merge into a neighbour."
+    )
+    rrf_k: int = Field(default=60, ge=1, description="Reciprocal-rank-fusion constant.")
+    candidates: int = Field(
+        default=60, ge=10, description="Hits taken from each of BM25 and dense before fusion."
+    )
+    top_k: int = Field(default=10, ge=1, description="Ranked provisions returned by search.")
+    max_query_chars: int = Field(
+        default=2000, ge=20, description="Longer queries are refused with a clear error."
+    )
+    abstain_below: float = Field(
+        default=0.40,
+        description="Abstain when the best evidence scores below this (see answer.evidence).",
+    )
+
+    @property
+    def resolved_db_path(self) -> Path:
+        return self.db_path if self.db_path is not None else self.home / "civicsetu.db"
+
+
+def load_settings(**overrides: object) -> Settings:
+    return Settings(**overrides)  # type: ignore[arg-type]

@@ -1,0 +1,106 @@
+"""Numbering markers inside a provision: ``(1)``, ``(a)``, ``(i)``, ``(A)``, ``(I)``.
+
+Indian drafting nests sub-section (1) > clause (a) > sub-clause (i) > item (A) > (I).
+``(i)``, ``(v)`` and ``(x)`` are both letters and roman numerals; which one a marker is
+depends on what is open around it, so classification takes that context.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+from civicsetu.types import ProvisionKind
+
+
+class Level(IntEnum):
+    """Nesting rank of a marker family; a smaller rank encloses a larger one."""
+
+    NUMBER = 1
+    LETTER = 2
+    ROMAN = 3
+    UPPER_LETTER = 4
+    UPPER_ROMAN = 5
+
+
+KIND_OF_LEVEL: dict[Level, ProvisionKind] = {
+    Level.NUMBER: ProvisionKind.SUBSECTION,
+    Level.LETTER: ProvisionKind.CLAUSE,
+    Level.ROMAN: ProvisionKind.SUBCLAUSE,
+    Level.UPPER_LETTER: ProvisionKind.ITEM,
+    Level.UPPER_ROMAN: ProvisionKind.SUBITEM,
+}
+
+# A paragraph opens a provision when it starts with a marker, optionally behind an
+# amendment bracket such as ``^1[`` (India Code prints inserted text that way).
+PARAGRAPH_MARKER = re.compile(
+    r"""^[ \t]*(?:\^[\w*]{1,4}\s*)?\[?[ \t]*
+        \((?P<token>\d{1,3}[A-Z]{0,3}|[a-z]{1,4}|[A-Z]{1,4})\)
+        (?=[\s"“'‘A-Za-z—–-]|$)""",
+    re.VERBOSE | re.MULTILINE,
+)
+
+_ROMAN = re.compile(r"^(?=[ivxl])l?x{0,3}(ix|iv|v?i{0,3})$")
+_AMBIGUOUS_PREDECESSOR = {"i": "h", "v": "u", "x": "w", "l": "k"}
+INTRO_ENDINGS = (":", "—", "–", "-")
+_SEQUENCE_STARTS = frozenset({"1", "a", "i", "A", "I"})
+
+
+def is_roman(token: str) -> bool:
+    return bool(_ROMAN.match(token.lower())) and token != ""
+
+
+def is_sequence_start(token: str) -> bool:
+    return token in _SEQUENCE_STARTS
+
+
+def roman_value(token: str) -> int:
+    values = {"i": 1, "v": 5, "x": 10, "l": 50}
+    total, prev = 0, 0
+    for ch in reversed(token.lower()):
+        v = values[ch]
+        total = total - v if v < prev else total + v
+        prev = max(prev, v)
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class OpenLevel:
+    """What the classifier needs to know about one open level of nesting."""
+
+    level: Level
+    token: str
+
+
+def classify(token: str, open_levels: list[OpenLevel], previous_text: str) -> Level:
+    """The level of ``token`` given the levels open above it and the text just before it."""
+    if token[0].isdigit():
+        return Level.NUMBER
+    upper = token.isupper()
+    letter, roman = (
+        (Level.UPPER_LETTER, Level.UPPER_ROMAN) if upper else (Level.LETTER, Level.ROMAN)
+    )
+    low = token.lower()
+    if not is_roman(low):
+        return letter
+    if low not in _AMBIGUOUS_PREDECESSOR:
+        return roman  # ii, iii, iv, vi, ...: never a letter
+
+    last_letter = _last_token(open_levels, letter)
+    last_roman = _last_token(open_levels, roman)
+    if last_roman is not None and roman_value(last_roman) + 1 == roman_value(low):
+        return roman
+    if last_letter is not None and last_letter.lower() == _AMBIGUOUS_PREDECESSOR[low]:
+        # ``(i)`` after ``(h)`` continues the letters unless ``(h)`` introduced a list.
+        if low == "i" and previous_text.rstrip().endswith(INTRO_ENDINGS):
+            return roman
+        return letter
+    return roman if low == "i" else letter
+
+
+def _last_token(open_levels: list[OpenLevel], level: Level) -> str | None:
+    for item in reversed(open_levels):
+        if item.level == level:
+            return item.token
+    return None

@@ -1,0 +1,219 @@
+"""Markdown / plain-text statutes -> a provision tree with exact character spans.
+
+The input is the India Code Markdown form (``## Section 18 - Title.`` headings, numbered
+paragraphs as printed, ``### Footnotes`` under a section). Every provision records
+``start``/``end`` offsets into the document text so any quote can be checked later.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from civicsetu.ingest.markers import (
+    INTRO_ENDINGS,
+    KIND_OF_LEVEL,
+    PARAGRAPH_MARKER,
+    Level,
+    OpenLevel,
+    classify,
+    is_sequence_start,
+)
+from civicsetu.types import Footnote, Provision, ProvisionKind
+
+log = logging.getLogger(__name__)
+
+UNIT_HEADING = re.compile(
+    r"^#{2,3}[ \t]+(?P<unit>Section|Rule|Regulation|Article|Clause)[ \t]+"
+    r"(?P<num>\d{1,4}(?:-?[A-Z]{1,3})?(?:\.\d+)*)[ \t]*(?:[-–—.:][ \t]*(?P<title>.*?))?[ \t]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+ANY_HEADING = re.compile(r"^#{1,6}[ \t]+.*$", re.MULTILINE)
+FOOTNOTES_HEADING = re.compile(r"^#{2,4}[ \t]+Footnotes[ \t]*$", re.MULTILINE | re.IGNORECASE)
+FOOTNOTE_ENTRY = re.compile(r"^(?P<marker>\d{1,3}|\*{1,3})\.[ \t]+", re.MULTILINE)
+# A blank line ends a paragraph; so does a line break before a numbering marker when the
+# line before it closes a clause (``...;`` ``...; and`` ``...:—``). A wrapped line that
+# merely starts with ``(a) of sub-section`` follows no such ending and is left alone.
+_MARKER_AHEAD = r"(?=[ \t]*(?:\^[\w*]{1,4})?\[?\((?:\d{1,3}[A-Z]{0,3}|[a-zA-Z]{1,4})\))"
+PARAGRAPH_BREAK = re.compile(
+    r"\n[ \t]*\n"
+    r"|(?<=[;:.—–-])[ \t]*\n" + _MARKER_AHEAD
+    + r"|(?:(?<=; and)|(?<=; or)|(?<=;and)|(?<=;or))[ \t]*\n" + _MARKER_AHEAD
+)
+
+PATH_PREFIX = {"section": "s.", "rule": "r.", "regulation": "reg.", "article": "art.",
+               "clause": "cl."}
+
+
+@dataclass(slots=True)
+class _Node:
+    path: str
+    kind: ProvisionKind
+    level: Level | None
+    token: str
+    start: int
+    end: int = -1
+    title: str = ""
+    children: list[_Node] = field(default_factory=list)
+
+
+def parse_provisions(doc_id: str, text: str) -> tuple[list[Provision], list[str]]:
+    """All provisions of ``text`` in document order, and warnings for the user."""
+    headings = list(UNIT_HEADING.finditer(text))
+    if not headings:
+        log.warning("no_section_boundaries_found doc=%s; using paragraph fallback", doc_id)
+        return _paragraph_fallback(doc_id, text), [
+            f"{doc_id}: no numbered sections found; indexed paragraph by paragraph"
+        ]
+    provisions: list[Provision] = []
+    seen: set[str] = set()
+    warnings: list[str] = []
+    for i, heading in enumerate(headings):
+        body_end = _next_heading_start(text, heading.end(), headings[i + 1].start()
+                                       if i + 1 < len(headings) else len(text))
+        unit = heading.group("unit").lower()
+        path = PATH_PREFIX[unit] + heading.group("num")
+        if path in seen:
+            warnings.append(f"{doc_id}: {path} appears twice; kept the first")
+            continue
+        seen.add(path)
+        title = (heading.group("title") or "").strip().rstrip(".").strip()
+        body_start, body_end, notes = _split_footnotes(text, heading.end(), body_end)
+        body_start, body_end = _trim(text, body_start, body_end)
+        section = _Node(path, ProvisionKind.SECTION, None, "", body_start, body_end, title)
+        _build_tree(section, text)
+        provisions.extend(_flatten(doc_id, text, section, notes))
+    return provisions, warnings
+
+
+def _next_heading_start(text: str, pos: int, limit: int) -> int:
+    """Where this section's body ends: at the next heading of any kind except footnotes."""
+    for m in ANY_HEADING.finditer(text, pos, limit):
+        if not FOOTNOTES_HEADING.match(m.group(0)):
+            return m.start()
+    return limit
+
+
+def _split_footnotes(text: str, start: int, end: int) -> tuple[int, int, tuple[Footnote, ...]]:
+    m = FOOTNOTES_HEADING.search(text, start, end)
+    if not m:
+        return start, end, ()
+    notes_text = text[m.end():end]
+    entries = list(FOOTNOTE_ENTRY.finditer(notes_text))
+    notes = []
+    for j, entry in enumerate(entries):
+        stop = entries[j + 1].start() if j + 1 < len(entries) else len(notes_text)
+        body = " ".join(notes_text[entry.end():stop].split())
+        if body:
+            notes.append(Footnote(entry.group("marker"), body))
+    return start, m.start(), tuple(notes)
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _paragraphs(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    pos = start
+    for m in PARAGRAPH_BREAK.finditer(text, start, end):
+        s, e = _trim(text, pos, m.start())
+        if e > s:
+            yield s, e
+        pos = m.end()
+    s, e = _trim(text, pos, end)
+    if e > s:
+        yield s, e
+
+
+def _build_tree(section: _Node, text: str) -> None:
+    """Nest the numbered paragraphs of ``section``; unnumbered ones stay with the open node."""
+    stack: list[_Node] = [section]
+    previous_text = ""
+    for p_start, p_end in _paragraphs(text, section.start, section.end):
+        m = PARAGRAPH_MARKER.match(text, p_start, p_end)
+        if m:
+            token = m.group("token")
+            open_levels = [OpenLevel(n.level, n.token) for n in stack if n.level is not None]
+            level = classify(token, open_levels, previous_text)
+            _close_for(stack, level, token, previous_text, p_start)
+            parent = stack[-1]
+            path = f"{parent.path}({token})"
+            if any(child.path == path for child in parent.children):
+                # A repeated marker is almost always a quoted or inserted clause; keep it
+                # inside the open provision rather than minting a duplicate id.
+                previous_text = text[p_start:p_end]
+                continue
+            node = _Node(path, KIND_OF_LEVEL[level], level, token, p_start)
+            parent.children.append(node)
+            stack.append(node)
+        previous_text = text[p_start:p_end]
+    for node in stack[1:]:
+        node.end = section.end
+    _fix_ends(section, text)
+
+
+def _close_for(stack: list[_Node], level: Level, token: str, previous_text: str,
+               at: int) -> None:
+    """Pop the nodes that a new marker of ``level`` closes.
+
+    A sequence start (``(a)``, ``(1)``, ``(i)``) right after an introducing colon or dash
+    nests under the open node even when drafting inverts the usual order (letters inside
+    a roman sub-clause). Otherwise the marker closes everything down to its open sibling
+    of the same family, or, with no such sibling, everything deeper than itself.
+    """
+    if is_sequence_start(token) and previous_text.rstrip().endswith(INTRO_ENDINGS):
+        return
+    same = [i for i, node in enumerate(stack) if node.level == level]
+    if same:
+        keep = same[-1]
+    else:
+        keep = len(stack)
+        while keep > 1 and (stack[keep - 1].level or 0) > level:
+            keep -= 1
+    while len(stack) > max(keep, 1):
+        stack.pop().end = at
+
+
+def _fix_ends(node: _Node, text: str) -> None:
+    for child in node.children:
+        child.start, child.end = _trim(text, child.start, child.end)
+        _fix_ends(child, text)
+
+
+def _flatten(doc_id: str, text: str, section: _Node,
+                 notes: tuple[Footnote, ...]) -> Iterator[Provision]:
+    ordinal = 0
+
+    def walk(node: _Node, parent: str | None) -> Iterator[Provision]:
+        nonlocal ordinal
+        ordinal += 1
+        yield Provision(
+            doc_id=doc_id,
+            path=node.path,
+            kind=node.kind,
+            title=node.title if node.kind is ProvisionKind.SECTION else "",
+            start=node.start,
+            end=node.end,
+            text=text[node.start:node.end],
+            parent_path=parent,
+            ordinal=ordinal,
+            footnotes=notes if node.kind is ProvisionKind.SECTION else (),
+        )
+        for child in node.children:
+            yield from walk(child, node.path)
+
+    yield from walk(section, None)
+
+
+def _paragraph_fallback(doc_id: str, text: str) -> list[Provision]:
+    provisions = []
+    for n, (start, end) in enumerate(_paragraphs(text, 0, len(text)), start=1):
+        provisions.append(Provision(doc_id, f"p.{n}", ProvisionKind.PARAGRAPH, "", start, end,
+                                    text[start:end], None, n))
+    return provisions

@@ -1,0 +1,205 @@
+"""The records that flow through CivicSetu, from parsed source to cited answer.
+
+Identifiers are canonical and stable: a document id is a slug (for the shared corpus the
+file stem), a provision path is ``s.18(1)(b)`` style, and a provision's full id is
+``<doc>#<path>``. Re-ingesting the same text always yields the same ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+
+
+def stable_hash(*parts: str, length: int = 16) -> str:
+    """A short hex digest of ``parts``; the same input gives the same id on every machine."""
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
+    return digest[:length]
+
+
+def provision_id(doc_id: str, path: str) -> str:
+    return f"{doc_id}#{path}"
+
+
+def split_provision_id(full_id: str) -> tuple[str, str]:
+    doc_id, sep, path = full_id.partition("#")
+    if not sep or not doc_id or not path:
+        raise ValueError(f"not a provision id (expected DOC#PATH): {full_id!r}")
+    return doc_id, path
+
+
+def section_of(path: str) -> str:
+    """The top-level unit of a path: ``s.18(1)(b)`` -> ``s.18``."""
+    head, _, _ = path.partition("(")
+    return head
+
+
+class DocType(StrEnum):
+    ACT = "act"
+    RULES = "rules"
+    REGULATIONS = "regulations"
+    CONTRACT = "contract"
+    OTHER = "other"
+
+
+class ProvisionKind(StrEnum):
+    SECTION = "section"
+    SUBSECTION = "subsection"
+    CLAUSE = "clause"
+    SUBCLAUSE = "subclause"
+    ITEM = "item"
+    SUBITEM = "subitem"
+    PARAGRAPH = "paragraph"
+
+
+@dataclass(frozen=True, slots=True)
+class Footnote:
+    """An editorial or amendment note printed under a section (``1. Subs. by Act 7 of 2017``)."""
+
+    marker: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    id: str
+    title: str
+    text: str
+    source: str
+    jurisdiction: str = "IN"
+    doc_type: DocType = DocType.ACT
+    short_title: str = ""
+    aliases: tuple[str, ...] = ()
+    effective_date: date | None = None
+    parent_id: str | None = None
+
+    @property
+    def content_hash(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Provision:
+    """One numbered unit of a document; ``start``/``end`` index into ``Document.text``.
+
+    The span covers the provision and all its children, so ``text`` is exactly
+    ``document.text[start:end]``: quotes can always be checked against the source.
+    """
+
+    doc_id: str
+    path: str
+    kind: ProvisionKind
+    title: str
+    start: int
+    end: int
+    text: str
+    parent_path: str | None
+    ordinal: int
+    footnotes: tuple[Footnote, ...] = ()
+    valid_from: date | None = None
+    valid_to: date | None = None
+
+    @property
+    def id(self) -> str:
+        return provision_id(self.doc_id, self.path)
+
+    @property
+    def section(self) -> str:
+        return section_of(self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A retrievable span of one section, sized for the embedder.
+
+    ``provision_path`` is the deepest provision containing the whole chunk; ``embed_text``
+    carries the act and section title so a sub-clause keeps its context when embedded.
+    """
+
+    doc_id: str
+    provision_path: str
+    ordinal: int
+    start: int
+    end: int
+    text: str
+    embed_text: str
+
+    @property
+    def id(self) -> str:
+        return stable_hash(self.doc_id, self.provision_path, str(self.ordinal))
+
+    @property
+    def provision_id(self) -> str:
+        return provision_id(self.doc_id, self.provision_path)
+
+    @property
+    def text_hash(self) -> str:
+        return hashlib.sha256(self.embed_text.encode("utf-8")).hexdigest()
+
+
+class EdgeType(StrEnum):
+    HAS_PART = "HAS_PART"
+    REFERENCES = "REFERENCES"
+    DERIVED_FROM = "DERIVED_FROM"
+    DEFINES = "DEFINES"
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    src: str
+    dst: str
+    type: EdgeType
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDocument:
+    document: Document
+    provisions: tuple[Provision, ...]
+    chunks: tuple[Chunk, ...]
+    edges: tuple[Edge, ...]
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Hit:
+    """One ranked search result: a chunk and the provision it belongs to."""
+
+    chunk_id: str
+    doc_id: str
+    provision_path: str
+    text: str
+    start: int
+    end: int
+    score: float
+    title: str = ""
+    pinned: bool = False
+    sources: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def provision_id(self) -> str:
+        return provision_id(self.doc_id, self.provision_path)
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A verified quote: ``quote`` is ``document.text[start:end]`` with whitespace folded."""
+
+    provision_id: str
+    label: str
+    title: str
+    quote: str
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class Answer:
+    query: str
+    text: str
+    abstained: bool
+    citations: list[Citation]
+    retrieved: list[Hit]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
