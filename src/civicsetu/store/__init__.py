@@ -1,0 +1,13 @@
+"""Stores: SQLite (embedded default). Open one with ``open_store``."""
+
+from __future__ import annotations
+
+from civicsetu.config import Settings
+from civicsetu.store.base import ChunkRow, DocumentInfo, Store, VectorIndex
+from civicsetu.store.sqlite import SQLiteStore
+
+__all__ = ["ChunkRow", "DocumentInfo", "SQLiteStore", "Store", "VectorIndex", "open_store"]
+
+
+def open_store(settings: Settings) -> SQLiteStore:
+    return SQLiteStore(settings.resolved_db_path)

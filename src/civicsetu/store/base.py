@@ -1,0 +1,82 @@
+"""The ``Store`` protocol: what ingestion writes and retrieval reads.
+
+SQLite is the embedded default; a PostgreSQL + pgvector store implements the same
+protocol (roadmap). Records cross this boundary as plain dataclasses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from civicsetu.types import Document, ParsedDocument, Provision
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRow:
+    rowid: int
+    id: str
+    doc_id: str
+    provision_path: str
+    section: str
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentInfo:
+    id: str
+    title: str
+    short_title: str
+    source: str
+    jurisdiction: str
+    doc_type: str
+    aliases: tuple[str, ...]
+    content_hash: str
+    provisions: int
+    chunks: int
+
+
+@dataclass(frozen=True, slots=True)
+class VectorIndex:
+    """All chunk vectors of one model as a matrix, row ``i`` belonging to ``rowids[i]``."""
+
+    rowids: npt.NDArray[np.int64]
+    doc_ids: npt.NDArray[np.str_]
+    matrix: npt.NDArray[np.float32]
+
+
+class Store(Protocol):
+    def document_hash(self, doc_id: str) -> str | None: ...
+
+    def cached_vectors(self, model_id: str,
+                       text_hashes: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]: ...
+
+    def replace_document(self, parsed: ParsedDocument, model_id: str,
+                         new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None: ...
+
+    def documents(self) -> list[DocumentInfo]: ...
+
+    def document(self, doc_id: str) -> Document: ...
+
+    def provision(self, full_id: str) -> Provision: ...
+
+    def provisions_of_section(self, doc_id: str, section: str) -> list[Provision]: ...
+
+    def chunks(self, rowids: Sequence[int]) -> list[ChunkRow]: ...
+
+    def chunks_of_section(self, doc_id: str, section: str) -> list[ChunkRow]: ...
+
+    def keyword_search(self, fts_query: str, limit: int,
+                       doc_ids: Sequence[str] | None = None) -> list[tuple[int, float]]: ...
+
+    def vector_index(self, model_id: str) -> VectorIndex: ...
+
+    def term_document_frequency(self, terms: Sequence[str]) -> dict[str, int]: ...
+
+    def close(self) -> None: ...

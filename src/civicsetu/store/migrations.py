@@ -1,0 +1,92 @@
+"""Named, ordered schema migrations. Append new ones; never edit an applied one."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+MIGRATIONS: list[tuple[str, str]] = [
+    ("0001_core", """
+        CREATE TABLE documents (
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            short_title TEXT NOT NULL DEFAULT '',
+            source TEXT NOT NULL DEFAULT '',
+            jurisdiction TEXT NOT NULL DEFAULT 'IN',
+            doc_type TEXT NOT NULL DEFAULT 'act',
+            aliases TEXT NOT NULL DEFAULT '[]',
+            effective_date TEXT,
+            parent_id TEXT,
+            content_hash TEXT NOT NULL,
+            text TEXT NOT NULL,
+            ingested_at TEXT NOT NULL
+        );
+        CREATE TABLE provisions (
+            id TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            section TEXT NOT NULL,
+            parent_path TEXT,
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            ordinal INTEGER NOT NULL,
+            footnotes TEXT NOT NULL DEFAULT '[]',
+            valid_from TEXT,
+            valid_to TEXT
+        );
+        CREATE INDEX provisions_by_section ON provisions(doc_id, section, ordinal);
+        CREATE TABLE chunks (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            provision_path TEXT NOT NULL,
+            section TEXT NOT NULL,
+            ordinal INTEGER NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            embed_hash TEXT NOT NULL
+        );
+        CREATE INDEX chunks_by_section ON chunks(doc_id, section, ordinal);
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(
+            title, body, tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TABLE embeddings (
+            model_id TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (model_id, text_hash)
+        ) WITHOUT ROWID;
+        CREATE TABLE edges (
+            src TEXT NOT NULL,
+            dst TEXT NOT NULL,
+            type TEXT NOT NULL,
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            PRIMARY KEY (src, dst, type)
+        ) WITHOUT ROWID;
+        CREATE INDEX edges_by_dst ON edges(dst, type);
+    """),
+]
+
+
+def apply_migrations(conn: sqlite3.Connection) -> list[str]:
+    """Apply the migrations this database has not seen; return their names."""
+    conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, "
+                 "applied_at TEXT NOT NULL)")
+    done = {row[0] for row in conn.execute("SELECT name FROM migrations")}
+    applied = []
+    for name, sql in MIGRATIONS:
+        if name in done:
+            continue
+        # One script, one transaction: a migration is applied whole or not at all.
+        conn.executescript("BEGIN;" + sql + ";"
+                           f"INSERT INTO migrations VALUES ('{name}', "
+                           f"'{datetime.now(UTC).isoformat()}');COMMIT;")
+        applied.append(name)
+    return applied
+
+
+def known_migrations() -> list[str]:
+    return [name for name, _ in MIGRATIONS]

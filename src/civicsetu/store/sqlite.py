@@ -1,0 +1,271 @@
+"""The embedded default store: one SQLite file (WAL) with FTS5 and float32 vector BLOBs.
+
+Writes for one document happen in one transaction, so a failed ingest leaves nothing
+half-written. Vectors live in a content-addressed table keyed by the hash of the text
+that was embedded: unchanged text is never embedded twice, even across re-ingests.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from civicsetu.errors import NotFoundError, StoreError
+from civicsetu.store.base import ChunkRow, DocumentInfo, VectorIndex
+from civicsetu.store.migrations import apply_migrations, known_migrations
+from civicsetu.types import (
+    DocType,
+    Document,
+    Footnote,
+    ParsedDocument,
+    Provision,
+    ProvisionKind,
+    split_provision_id,
+)
+
+_PROVISION_COLUMNS = ('p.doc_id, p.path, p.kind, p.title, p.start, p."end", '
+                      'substr(d.text, p.start + 1, p."end" - p.start), p.parent_path, '
+                      'p.ordinal, p.footnotes, p.valid_from, p.valid_to')
+_CHUNK_COLUMNS = 'rowid, id, doc_id, provision_path, section, start, "end", text'
+
+
+class SQLiteStore:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(self.path, isolation_level=None,
+                                         check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn.execute("PRAGMA busy_timeout=5000")
+            applied = {r[0] for r in self._conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name='migrations'")}
+            if applied:
+                unknown = {r[0] for r in self._conn.execute("SELECT name FROM migrations")}
+                unknown -= set(known_migrations())
+                if unknown:
+                    raise StoreError(f"{self.path} was written by a newer CivicSetu "
+                                     f"(migrations {sorted(unknown)}); upgrade civicsetu")
+            apply_migrations(self._conn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open the index {self.path}: {exc}; delete it and "
+                             "ingest again, or point CIVICSETU_HOME elsewhere") from exc
+        self._vector_cache: dict[str, VectorIndex] = {}
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+        self._vector_cache.clear()
+
+    # --- writes -----------------------------------------------------------------------
+
+    def document_hash(self, doc_id: str) -> str | None:
+        row = self._conn.execute("SELECT content_hash FROM documents WHERE id = ?",
+                                 (doc_id,)).fetchone()
+        return row[0] if row else None
+
+    def cached_vectors(self, model_id: str,
+                       text_hashes: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        found: dict[str, npt.NDArray[np.float32]] = {}
+        unique = list(dict.fromkeys(text_hashes))
+        for i in range(0, len(unique), 500):
+            batch = unique[i:i + 500]
+            marks = ",".join("?" * len(batch))
+            for text_hash, blob in self._conn.execute(
+                f"SELECT text_hash, vector FROM embeddings WHERE model_id = ? "
+                f"AND text_hash IN ({marks})", (model_id, *batch)):
+                found[text_hash] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def replace_document(self, parsed: ParsedDocument, model_id: str,
+                         new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None:
+        doc = parsed.document
+        now = datetime.now(UTC).isoformat()
+        with self._transaction() as c:
+            self._delete_document(c, doc.id)
+            c.execute(
+                "INSERT INTO documents (id, title, short_title, source, jurisdiction, doc_type,"
+                " aliases, effective_date, parent_id, content_hash, text, ingested_at)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (doc.id, doc.title, doc.short_title, doc.source, doc.jurisdiction,
+                 doc.doc_type.value, json.dumps(list(doc.aliases)),
+                 _iso(doc.effective_date), doc.parent_id, doc.content_hash, doc.text, now))
+            c.executemany(
+                'INSERT INTO provisions (id, doc_id, path, section, parent_path, kind, title,'
+                ' start, "end", ordinal, footnotes, valid_from, valid_to)'
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(p.id, p.doc_id, p.path, p.section, p.parent_path, p.kind.value, p.title,
+                  p.start, p.end, p.ordinal,
+                  json.dumps([[f.marker, f.text] for f in p.footnotes]),
+                  _iso(p.valid_from), _iso(p.valid_to)) for p in parsed.provisions])
+            titles = {p.path: p.title for p in parsed.provisions if p.parent_path is None}
+            c.executemany(
+                "INSERT OR IGNORE INTO embeddings (model_id, text_hash, vector) VALUES (?,?,?)",
+                [(model_id, h, np.asarray(v, dtype=np.float32).tobytes())
+                 for h, v in new_vectors.items()])
+            for ch in parsed.chunks:
+                section = ch.provision_path.partition("(")[0]
+                cur = c.execute(
+                    'INSERT INTO chunks (id, doc_id, provision_path, section, ordinal, start,'
+                    ' "end", text, embed_hash) VALUES (?,?,?,?,?,?,?,?,?)',
+                    (ch.id, ch.doc_id, ch.provision_path, section, ch.ordinal, ch.start,
+                     ch.end, ch.text, ch.text_hash))
+                c.execute("INSERT INTO chunks_fts (rowid, title, body) VALUES (?,?,?)",
+                          (cur.lastrowid, f"{doc.short_title} {titles.get(section, '')}",
+                           ch.text))
+            c.executemany("INSERT OR IGNORE INTO edges (src, dst, type, doc_id) "
+                          "VALUES (?,?,?,?)",
+                          [(e.src, e.dst, e.type.value, doc.id) for e in parsed.edges])
+
+    def delete_document(self, doc_id: str) -> bool:
+        with self._transaction() as c:
+            return self._delete_document(c, doc_id)
+
+    @staticmethod
+    def _delete_document(c: sqlite3.Connection, doc_id: str) -> bool:
+        c.execute("DELETE FROM chunks_fts WHERE rowid IN "
+                  "(SELECT rowid FROM chunks WHERE doc_id = ?)", (doc_id,))
+        return c.execute("DELETE FROM documents WHERE id = ?", (doc_id,)).rowcount > 0
+
+    # --- reads ------------------------------------------------------------------------
+
+    def documents(self) -> list[DocumentInfo]:
+        rows = self._conn.execute(
+            "SELECT d.id, d.title, d.short_title, d.source, d.jurisdiction, d.doc_type,"
+            " d.aliases, d.content_hash,"
+            " (SELECT count(*) FROM provisions p WHERE p.doc_id = d.id),"
+            " (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id)"
+            " FROM documents d ORDER BY d.id").fetchall()
+        return [DocumentInfo(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])),
+                             r[7], r[8], r[9]) for r in rows]
+
+    def document(self, doc_id: str) -> Document:
+        r = self._conn.execute(
+            "SELECT id, title, text, source, jurisdiction, doc_type, short_title, aliases,"
+            " effective_date, parent_id FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        if r is None:
+            raise NotFoundError(f"no document {doc_id!r} in the index; "
+                                "`civicsetu documents` lists what is there")
+        return Document(r[0], r[1], r[2], r[3], r[4], DocType(r[5]), r[6],
+                        tuple(json.loads(r[7])),
+                        date.fromisoformat(r[8]) if r[8] else None, r[9])
+
+    def provision(self, full_id: str) -> Provision:
+        doc_id, path = split_provision_id(full_id)
+        row = self._conn.execute(
+            f"SELECT {_PROVISION_COLUMNS} FROM provisions p JOIN documents d ON d.id = p.doc_id"
+            " WHERE p.id = ?", (full_id,)).fetchone()
+        if row is None:
+            if self.document_hash(doc_id) is None:
+                raise NotFoundError(f"no document {doc_id!r} in the index; "
+                                    "`civicsetu documents` lists what is there")
+            raise NotFoundError(f"{doc_id} has no provision {path}; "
+                                f"try `civicsetu show {doc_id}#{path.partition('(')[0]}`")
+        return _provision(row)
+
+    def provisions_of_section(self, doc_id: str, section: str) -> list[Provision]:
+        rows = self._conn.execute(
+            f"SELECT {_PROVISION_COLUMNS} FROM provisions p JOIN documents d ON d.id = p.doc_id"
+            " WHERE p.doc_id = ? AND p.section = ? ORDER BY p.ordinal",
+            (doc_id, section)).fetchall()
+        return [_provision(r) for r in rows]
+
+    def sections_named(self, section: str) -> list[str]:
+        """Documents that have a section (or rule, article) with this path."""
+        return [r[0] for r in self._conn.execute(
+            "SELECT doc_id FROM provisions WHERE path = ? ORDER BY doc_id", (section,))]
+
+    def chunks(self, rowids: Sequence[int]) -> list[ChunkRow]:
+        if not rowids:
+            return []
+        marks = ",".join("?" * len(rowids))
+        rows = self._conn.execute(f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE rowid IN "
+                                  f"({marks})", tuple(rowids)).fetchall()
+        by_id = {r[0]: ChunkRow(*r) for r in rows}
+        return [by_id[i] for i in rowids if i in by_id]
+
+    def chunks_of_section(self, doc_id: str, section: str) -> list[ChunkRow]:
+        rows = self._conn.execute(f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE doc_id = ? "
+                                  "AND section = ? ORDER BY ordinal", (doc_id, section))
+        return [ChunkRow(*r) for r in rows]
+
+    def keyword_search(self, fts_query: str, limit: int,
+                       doc_ids: Sequence[str] | None = None) -> list[tuple[int, float]]:
+        """BM25 over chunk text (title weighted 2x); lower bm25() is better, so negate."""
+        sql = ("SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.0) AS score FROM chunks_fts f")
+        params: list[object] = [fts_query]
+        if doc_ids:
+            sql += " JOIN chunks c ON c.rowid = f.rowid"
+        sql += " WHERE chunks_fts MATCH ?"
+        if doc_ids:
+            sql += f" AND c.doc_id IN ({','.join('?' * len(doc_ids))})"
+            params.extend(doc_ids)
+        sql += " ORDER BY bm25(chunks_fts, 2.0, 1.0) LIMIT ?"
+        params.append(limit)
+        try:
+            return [(r[0], float(r[1])) for r in self._conn.execute(sql, params)]
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"full-text query failed ({exc}); query was {fts_query!r}") from exc
+
+    def term_document_frequency(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many chunks contain each (already stemmed-by-FTS) term."""
+        out: dict[str, int] = {}
+        for term in terms:
+            quoted = '"' + term.replace('"', '""') + '"'
+            row = self._conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?",
+                                     (quoted,)).fetchone()
+            out[term] = int(row[0])
+        return out
+
+    def chunk_count(self) -> int:
+        return int(self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+
+    def vector_index(self, model_id: str) -> VectorIndex:
+        if model_id in self._vector_cache:
+            return self._vector_cache[model_id]
+        rows = self._conn.execute(
+            "SELECT c.rowid, c.doc_id, e.vector FROM chunks c JOIN embeddings e"
+            " ON e.model_id = ? AND e.text_hash = c.embed_hash ORDER BY c.rowid",
+            (model_id,)).fetchall()
+        if rows:
+            matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32)
+            matrix = matrix.reshape(len(rows), -1)
+        else:
+            matrix = np.zeros((0, 0), dtype=np.float32)
+        index = VectorIndex(np.array([r[0] for r in rows], dtype=np.int64),
+                            np.array([r[1] for r in rows], dtype=np.str_), matrix)
+        self._vector_cache[model_id] = index
+        return index
+
+
+def _iso(d: date | None) -> str | None:
+    return d.isoformat() if d else None
+
+
+def _provision(r: Sequence[object]) -> Provision:
+    return Provision(
+        doc_id=str(r[0]), path=str(r[1]), kind=ProvisionKind(str(r[2])), title=str(r[3]),
+        start=int(r[4]), end=int(r[5]), text=str(r[6]),  # type: ignore[call-overload]
+        parent_path=None if r[7] is None else str(r[7]), ordinal=int(r[8]),  # type: ignore[call-overload]
+        footnotes=tuple(Footnote(m, t) for m, t in json.loads(str(r[9]))),
+        valid_from=date.fromisoformat(str(r[10])) if r[10] else None,
+        valid_to=date.fromisoformat(str(r[11])) if r[11] else None,
+    )
