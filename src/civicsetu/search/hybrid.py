@@ -1,0 +1,211 @@
+"""Hybrid retrieval: BM25 (FTS5) and dense (exact cosine) fused by reciprocal rank.
+
+Then: provisions the question names are looked up and pinned first; documents the
+question names are preferred; and the sections of the best hits are expanded with their
+other chunks so the answerer sees whole provisions, not fragments.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from civicsetu.config import Settings
+from civicsetu.embed.base import Embedder
+from civicsetu.errors import InputError, NotFoundError, NotIngestedError
+from civicsetu.search.query import QueryAnalysis, analyze, fts_query
+from civicsetu.store.base import ChunkRow, DocumentInfo
+from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.types import Hit, section_of
+
+Mode = Literal["hybrid", "bm25", "dense"]
+NAMED_DOC_WEIGHT = 1.0  # a named document counts like one more ranked list voting for it
+FAMILY_TOP = 3
+
+
+@dataclass(slots=True)
+class SearchFilters:
+    doc_ids: list[str] | None = None
+    jurisdiction: str | None = None
+    doc_type: str | None = None
+
+
+@dataclass(slots=True)
+class SearchResult:
+    analysis: QueryAnalysis
+    hits: list[Hit]
+    family: list[Hit] = field(default_factory=list)
+    best_cosine: float = 0.0
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+class Searcher:
+    def __init__(self, store: SQLiteStore, embedder: Embedder, settings: Settings) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self._documents: list[DocumentInfo] | None = None
+
+    @property
+    def documents(self) -> list[DocumentInfo]:
+        if self._documents is None:
+            self._documents = self.store.documents()
+        return self._documents
+
+    def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
+               filters: SearchFilters | None = None) -> SearchResult:
+        k = k or self.settings.top_k
+        query = validate_query(query, self.settings.max_query_chars)
+        if not self.documents:
+            raise NotIngestedError("the index is empty; run `civicsetu ingest --bundled` "
+                                   "or `civicsetu ingest PATH...` first")
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        allowed = self._allowed_docs(filters)
+        analysis = analyze(query, [d for d in self.documents if d.id in allowed])
+        timings["analyze"] = _ms(t0)
+
+        lists: list[list[int]] = []
+        best_cosine = 0.0
+        if mode in ("hybrid", "bm25"):
+            t = time.perf_counter()
+            lists.append(self._keyword(analysis, allowed))
+            timings["bm25"] = _ms(t)
+        if mode in ("hybrid", "dense"):
+            t = time.perf_counter()
+            dense, best_cosine = self._dense(analysis, allowed)
+            lists.append(dense)
+            timings["dense"] = _ms(t)
+
+        t = time.perf_counter()
+        fused = self._fuse(lists, analysis.named_docs if mode != "bm25" else [])
+        rows = {r.rowid: r for r in self.store.chunks(list(fused))}
+        hits = _collapse([(rows[i], s) for i, s in fused.items() if i in rows])
+        pinned = self._pinned(analysis, allowed, hits)
+        hits = pinned + [h for h in hits if h.provision_id not in
+                         {p.provision_id for p in pinned}]
+        family = self._family(hits[:FAMILY_TOP], {h.chunk_id for h in hits})
+        timings["fuse"] = _ms(t)
+        timings["total"] = _ms(t0)
+        return SearchResult(analysis, hits[:max(k, 1)], family, best_cosine, timings)
+
+    # --- stages -----------------------------------------------------------------------
+
+    def _allowed_docs(self, filters: SearchFilters | None) -> set[str]:
+        docs = self.documents
+        if filters is None:
+            return {d.id for d in docs}
+        if filters.doc_ids:
+            unknown = set(filters.doc_ids) - {d.id for d in docs}
+            if unknown:
+                raise NotFoundError(f"no document {sorted(unknown)[0]!r} in the index; "
+                                    "`civicsetu documents` lists what is there")
+            docs = [d for d in docs if d.id in filters.doc_ids]
+        if filters.jurisdiction:
+            docs = [d for d in docs if d.jurisdiction.lower() == filters.jurisdiction.lower()]
+        if filters.doc_type:
+            docs = [d for d in docs if d.doc_type == filters.doc_type]
+        if not docs:
+            raise InputError("no ingested document matches those filters; "
+                             "`civicsetu documents` lists what is there")
+        return {d.id for d in docs}
+
+    def _keyword(self, analysis: QueryAnalysis, allowed: set[str]) -> list[int]:
+        terms = analysis.terms + [w for e in analysis.expansions for w in e.split()]
+        query = fts_query(list(dict.fromkeys(terms)))
+        if not query:
+            return []
+        scope = None if len(allowed) == len(self.documents) else sorted(allowed)
+        return [rowid for rowid, _ in
+                self.store.keyword_search(query, self.settings.candidates, scope)]
+
+    def _dense(self, analysis: QueryAnalysis, allowed: set[str]) -> tuple[list[int], float]:
+        index = self.store.vector_index(self.embedder.model_id)
+        if index.matrix.size == 0:
+            return [], 0.0
+        scores = index.matrix @ self.embedder.embed_query(analysis.dense_text)
+        if len(allowed) < len(self.documents):
+            scores = np.where(np.isin(index.doc_ids, sorted(allowed)), scores, -np.inf)
+        n = min(self.settings.candidates, len(scores))
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.argsort(-scores[top])]
+        top = top[np.isfinite(scores[top])]
+        best = float(scores[top[0]]) if len(top) else 0.0
+        return [int(index.rowids[i]) for i in top], best
+
+    def _fuse(self, lists: list[list[int]], named_docs: list[str]) -> dict[int, float]:
+        k = self.settings.rrf_k
+        fused: dict[int, float] = {}
+        for ranked in lists:
+            for rank, rowid in enumerate(ranked, start=1):
+                fused[rowid] = fused.get(rowid, 0.0) + 1.0 / (k + rank)
+        if not fused:
+            return fused
+        if named_docs:
+            for row in self.store.chunks(list(fused)):
+                if row.doc_id in named_docs:
+                    fused[row.rowid] += NAMED_DOC_WEIGHT / (k + 1)
+        return dict(sorted(fused.items(), key=lambda kv: -kv[1]))
+
+    def _pinned(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit]) -> list[Hit]:
+        pinned: list[Hit] = []
+        top_docs = [h.doc_id for h in hits]
+        for ref in analysis.references:
+            candidates = [ref.doc_id] if ref.doc_id else (
+                analysis.named_docs or list(dict.fromkeys(top_docs))[:1])
+            for doc_id in candidates:
+                if doc_id not in allowed:
+                    continue
+                try:
+                    provision = self.store.provision(f"{doc_id}#{ref.path}")
+                except NotFoundError:
+                    continue
+                pinned.append(Hit(chunk_id="", doc_id=doc_id, provision_path=provision.path,
+                                  text=provision.text, start=provision.start,
+                                  end=provision.end, score=1.0, pinned=True,
+                                  sources={"lookup": 1.0}))
+                break
+        return list({h.provision_id: h for h in pinned}.values())
+
+    def _family(self, top: list[Hit], seen: set[str]) -> list[Hit]:
+        family: list[Hit] = []
+        for hit in top:
+            for row in self.store.chunks_of_section(hit.doc_id, section_of(hit.provision_path)):
+                if row.id in seen:
+                    continue
+                seen.add(row.id)
+                family.append(_hit(row, hit.score * 0.5, {"family": 1.0}))
+        return family
+
+
+def validate_query(query: str, max_chars: int) -> str:
+    query = " ".join(query.split())
+    if not query:
+        raise InputError("the question is empty; ask something, e.g. "
+                         "\"What is the penalty for not registering a real estate project?\"")
+    if len(query) > max_chars:
+        raise InputError(f"the question is {len(query)} characters; the limit is {max_chars}. "
+                         "Shorten it to the question itself")
+    return query
+
+
+def _hit(row: ChunkRow, score: float, sources: dict[str, float]) -> Hit:
+    return Hit(chunk_id=row.id, doc_id=row.doc_id, provision_path=row.provision_path,
+               text=row.text, start=row.start, end=row.end, score=score, sources=sources)
+
+
+def _collapse(scored: list[tuple[ChunkRow, float]]) -> list[Hit]:
+    """One hit per provision, keeping its best-scoring chunk, in score order."""
+    best: dict[str, Hit] = {}
+    for row, score in scored:
+        key = f"{row.doc_id}#{row.provision_path}"
+        if key not in best:
+            best[key] = _hit(row, score, {"rrf": score})
+    return sorted(best.values(), key=lambda h: -h.score)
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 2)

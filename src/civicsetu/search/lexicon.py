@@ -1,0 +1,92 @@
+"""Plain-language words -> the words statutes use for the same thing.
+
+People ask about "builders", "flats" and "fines"; Indian statutes say "promoter",
+"apartment" and "penalty". BM25 only matches words, so a question's lay terms are
+expanded with their statutory counterparts. Entries are general legal vocabulary, not
+answers to particular questions; add to them when a user's wording is missed.
+"""
+
+from __future__ import annotations
+
+LAY_TO_STATUTE: dict[str, tuple[str, ...]] = {
+    # parties
+    "builder": ("promoter",),
+    "developer": ("promoter",),
+    "homebuyer": ("allottee",),
+    "homebuyers": ("allottees", "allottee"),
+    "buyer": ("allottee", "purchaser"),
+    "buyers": ("allottees", "allottee"),
+    "broker": ("real estate agent", "agent"),
+    "dealer": ("real estate agent", "agent"),
+    "landlord": ("lessor",),
+    "tenant": ("lessee",),
+    "government": ("appropriate Government",),
+    "regulator": ("Authority",),
+    "pio": ("Public Information Officer",),
+    "nclt": ("Adjudicating Authority", "National Company Law Tribunal"),
+    "tribunal": ("Appellate Tribunal",),
+    "judge": ("adjudicating officer",),
+    # property
+    "flat": ("apartment",),
+    "flats": ("apartments", "apartment"),
+    "home": ("apartment",),
+    "house": ("apartment", "building"),
+    "land": ("land", "immoveable property"),
+    "property": ("immoveable property",),
+    "brochure": ("advertisement", "prospectus"),
+    "ad": ("advertisement",),
+    "advert": ("advertisement",),
+    "advertising": ("advertisement",),
+    "ads": ("advertisement",),
+    # consequences
+    "fine": ("penalty", "fine"),
+    "fined": ("penalty",),
+    "penalised": ("penalty", "punishable"),
+    "penalized": ("penalty", "punishable"),
+    "jail": ("imprisonment",),
+    "prison": ("imprisonment",),
+    "punishment": ("punishable", "imprisonment", "penalty"),
+    "refund": ("return", "amount", "interest"),
+    "compensation": ("compensation",),
+    "cancel": ("cancel", "terminate"),
+    "cancelled": ("cancel", "terminate"),
+    # time
+    "deadline": ("within", "period", "days"),
+    "late": ("delay", "period"),
+    "delayed": ("delay", "unable to give possession"),
+    "delay": ("delay",),
+    "how long": ("within", "period"),
+    "time limit": ("within", "period", "limitation"),
+    "handover": ("possession",),
+    # procedure
+    "complain": ("complaint",),
+    "sue": ("suit", "complaint"),
+    "court": ("court", "Commission"),
+    "appeal": ("appeal", "Appellate"),
+    "register": ("registration", "register"),
+    "registering": ("registration", "register"),
+    "unregistered": ("nonregistration", "registration"),
+    "not registering": ("nonregistration",),
+    "not registered": ("nonregistration",),
+    "never registered": ("nonregistration",),
+    "without registering": ("nonregistration",),
+    "without registration": ("nonregistration",),
+    "penalty": ("penalty", "punishment", "punishable"),
+    "penalties": ("penalty", "punishment", "punishable"),
+    "bank account": ("separate account", "scheduled bank"),
+    "loan": ("loan", "charge", "mortgage"),
+    "mortgaged": ("mortgage", "charge"),
+    "insurance": ("insurance", "insure"),
+    "bookings": ("advance", "booking"),
+}
+
+
+def expansions(query: str) -> list[str]:
+    """Statutory terms for the lay words and phrases in ``query`` (lower-cased match)."""
+    text = f" {' '.join(query.lower().replace('-', ' ').split())} "
+    found: list[str] = []
+    for lay, terms in LAY_TO_STATUTE.items():
+        if f" {lay} " in text or f" {lay}'" in text or f" {lay}?" in text or \
+                f" {lay}," in text or f" {lay}." in text:
+            found.extend(terms)
+    return list(dict.fromkeys(found))

@@ -1,0 +1,118 @@
+"""What a question says about where to look: named provisions, named documents, terms."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from civicsetu.search.lexicon import expansions
+from civicsetu.store.base import DocumentInfo
+
+# "section 18", "s. 11(4)(a)", "Sec 59", "sub-section (2) of section 4" (the section part),
+# "Rule 7(2)", "Article 21", "Regulation 5"
+_REFERENCE = re.compile(
+    r"\b(?P<unit>sections?|secs?\.?|ss?\.|rules?|r\.|articles?|art\.|regulations?|reg\.)"
+    r"\s*(?P<num>\d{1,4}[A-Z]{0,2})(?P<sub>(?:\s?\((?:\d{1,3}[A-Z]?|[a-zA-Z]{1,4})\))*)",
+    re.IGNORECASE,
+)
+_UNIT_PREFIX = {"s": "s.", "se": "s.", "r": "r.", "ru": "r.", "a": "art.", "ar": "art.",
+                "re": "reg."}
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]|\d+")
+
+STOPWORDS = frozenset("""
+a about above after again against all am an and any are aren't as at be because been
+before being below between both but by can can't cannot could did didn't do does doesn't
+doing don't down during each few for from further had has have having he her here hers
+herself him himself his how i i'd i'm if in into is isn't it it's its itself just let me
+more most my myself no nor not now of off on once only or other ought our ours ourselves
+out over own same she should so some such than that the their theirs them themselves then
+there these they this those through to too under until up very was we were what when where
+which while who whom why will with would you your yours yourself yourselves
+act section sections law laws rule rules say says tell explain mean means under per also
+still get got must may shall one two us what's who's whose within
+""".split())
+
+
+@dataclass(frozen=True, slots=True)
+class ProvisionRef:
+    path: str
+    doc_id: str | None
+    text: str
+
+
+@dataclass(slots=True)
+class QueryAnalysis:
+    query: str
+    terms: list[str]
+    expansions: list[str]
+    named_docs: list[str]
+    references: list[ProvisionRef] = field(default_factory=list)
+
+    @property
+    def dense_text(self) -> str:
+        return self.query
+
+
+def _alias_pattern(alias: str) -> re.Pattern[str]:
+    flags = 0 if (alias.isupper() and len(alias) <= 5) else re.IGNORECASE
+    return re.compile(r"(?<![\w-])" + re.escape(alias) + r"(?![\w-])", flags)
+
+
+def named_documents(query: str, documents: list[DocumentInfo]) -> list[tuple[str, int, int]]:
+    """(doc_id, start, end) for every mention of a document's alias, longest alias first."""
+    found: list[tuple[str, int, int]] = []
+    taken: list[tuple[int, int]] = []
+    aliases = sorted(((a, d.id) for d in documents for a in (*d.aliases, d.title)),
+                     key=lambda x: -len(x[0]))
+    for alias, doc_id in aliases:
+        for m in _alias_pattern(alias).finditer(query):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            found.append((doc_id, m.start(), m.end()))
+    return sorted(found, key=lambda x: x[1])
+
+
+def analyze(query: str, documents: list[DocumentInfo]) -> QueryAnalysis:
+    mentions = named_documents(query, documents)
+    named = list(dict.fromkeys(doc_id for doc_id, _, _ in mentions))
+    refs = []
+    for m in _REFERENCE.finditer(query):
+        unit = m.group("unit").lower()
+        prefix = _UNIT_PREFIX.get(unit[:2], _UNIT_PREFIX.get(unit[:1], "s."))
+        sub = re.sub(r"\s+", "", m.group("sub") or "")
+        path = f"{prefix}{m.group('num').upper() if m.group('num')[-1:].isalpha() else m.group('num')}{sub}"
+        refs.append(ProvisionRef(path, _nearest_document(m.end(), mentions), m.group(0)))
+    # Words inside a reference ("section 18(1)") or a document name are looked up, not
+    # searched for: as BM25 terms they would only match every other "18" in the corpus.
+    mention_spans = [(s, e) for _, s, e in mentions] + [m.span() for m in
+                                                         _REFERENCE.finditer(query)]
+    words = []
+    for w in _WORD.finditer(query):
+        if any(s <= w.start() < e for s, e in mention_spans):
+            continue
+        token = w.group(0).lower().replace("’", "'")
+        if token in STOPWORDS or (len(token) < 3 and not token.isdigit()):
+            continue
+        words.append(token)
+    extra = expansions(query)
+    return QueryAnalysis(query, list(dict.fromkeys(words)), extra, named, refs)
+
+
+def _nearest_document(ref_end: int, mentions: list[tuple[str, int, int]]) -> str | None:
+    """The document named right after a reference ("s.59 of RERA"), else the only one named."""
+    after = [(s - ref_end, d) for d, s, _ in mentions if 0 <= s - ref_end <= 12]
+    if after:
+        return min(after)[1]
+    distinct = {d for d, _, _ in mentions}
+    return distinct.pop() if len(distinct) == 1 else None
+
+
+def fts_query(terms: list[str]) -> str:
+    """An FTS5 OR-query of quoted terms (quoting keeps user text from being FTS syntax)."""
+    parts = []
+    for term in terms:
+        clean = term.replace('"', " ").strip()
+        if clean:
+            parts.append(f'"{clean}"')
+    return " OR ".join(parts)
