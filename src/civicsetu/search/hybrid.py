@@ -38,7 +38,7 @@ class SearchResult:
     analysis: QueryAnalysis
     hits: list[Hit]
     family: list[Hit] = field(default_factory=list)
-    best_cosine: float = 0.0
+    best_cosine: float | None = None  # None when the dense retriever did not run
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -69,7 +69,7 @@ class Searcher:
         timings["analyze"] = _ms(t0)
 
         lists: list[list[int]] = []
-        best_cosine = 0.0
+        best_cosine: float | None = None
         if mode in ("hybrid", "bm25"):
             t = time.perf_counter()
             lists.append(self._keyword(analysis, allowed))
@@ -89,7 +89,7 @@ class Searcher:
                          {p.provision_id for p in pinned}]
         family = self._family(hits[:FAMILY_TOP], {h.chunk_id for h in hits})
         timings["fuse"] = _ms(t)
-        timings["total"] = _ms(t0)
+        timings["search"] = _ms(t0)
         return SearchResult(analysis, hits[:max(k, 1)], family, best_cosine, timings)
 
     # --- stages -----------------------------------------------------------------------

@@ -177,9 +177,16 @@ class SQLiteStore:
             if self.document_hash(doc_id) is None:
                 raise NotFoundError(f"no document {doc_id!r} in the index; "
                                     "`civicsetu documents` lists what is there")
-            raise NotFoundError(f"{doc_id} has no provision {path}; "
-                                f"try `civicsetu show {doc_id}#{path.partition('(')[0]}`")
+            section = path.partition("(")[0]
+            hint = (f"try the whole section: `civicsetu show {doc_id}#{section}`"
+                    if section != path and self._has(f"{doc_id}#{section}")
+                    else f"find the number with `civicsetu search QUERY --doc {doc_id}`")
+            raise NotFoundError(f"{doc_id} has no provision {path}; {hint}")
         return _provision(row)
+
+    def _has(self, full_id: str) -> bool:
+        return self._conn.execute("SELECT 1 FROM provisions WHERE id = ?",
+                                  (full_id,)).fetchone() is not None
 
     def provisions_of_section(self, doc_id: str, section: str) -> list[Provision]:
         rows = self._conn.execute(

@@ -1,0 +1,101 @@
+"""Is the evidence strong enough to answer, or should we abstain?
+
+Three signals, each cheap and explainable:
+- the question names something the corpus never mentions (an acronym or proper noun
+  with no occurrence at all, such as a tax or a court case that is not ingested);
+- the question asks what a state fixes (fees, rates, forms, duty) for a state whose
+  instruments are not ingested: central Acts leave those to state rules;
+- the best dense match is weak (below ``Settings.abstain_below``, calibrated on the dev
+  set; see docs/EVALUATION.md).
+A question that names a provision that exists is always answered from it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from civicsetu.answer.messages import STATE_INSTRUMENT_NOTICE, UNKNOWN_TERM_NOTICE
+from civicsetu.search.hybrid import SearchResult
+from civicsetu.search.lexicon import LAY_TO_STATUTE
+from civicsetu.store.base import DocumentInfo
+from civicsetu.store.sqlite import SQLiteStore
+
+STATES_AND_CITIES: dict[str, str] = {
+    **{s.lower(): s for s in (
+        "Andhra Pradesh", "Arunachal Pradesh", "Assam", "Bihar", "Chhattisgarh", "Goa",
+        "Gujarat", "Haryana", "Himachal Pradesh", "Jharkhand", "Karnataka", "Kerala",
+        "Madhya Pradesh", "Maharashtra", "Manipur", "Meghalaya", "Mizoram", "Nagaland",
+        "Odisha", "Punjab", "Rajasthan", "Sikkim", "Tamil Nadu", "Telangana", "Tripura",
+        "Uttar Pradesh", "Uttarakhand", "West Bengal", "Delhi", "Chandigarh", "Puducherry",
+        "Jammu and Kashmir", "Ladakh")},
+    "mumbai": "Maharashtra", "pune": "Maharashtra", "maharera": "Maharashtra",
+    "bengaluru": "Karnataka", "bangalore": "Karnataka", "chennai": "Tamil Nadu",
+    "kolkata": "West Bengal", "hyderabad": "Telangana", "lucknow": "Uttar Pradesh",
+    "noida": "Uttar Pradesh", "gurugram": "Haryana", "gurgaon": "Haryana",
+    "ahmedabad": "Gujarat", "up rera": "Uttar Pradesh", "k-rera": "Karnataka",
+    "tnrera": "Tamil Nadu", "hrera": "Haryana",
+}
+STATE_FIXED = re.compile(
+    r"\b(fees?|rates?|duty|form(?:s| number)?|percentage|per square|charges?|rules?)\b",
+    re.IGNORECASE)
+_SALIENT = re.compile(r"(?<![\w-])([A-Z]{2,}[a-z]?|[A-Z][a-z]+)(?![\w-])")
+
+
+@dataclass(slots=True)
+class Evidence:
+    answerable: bool
+    reasons: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+def assess(result: SearchResult, store: SQLiteStore, documents: list[DocumentInfo],
+           abstain_below: float) -> Evidence:
+    if any(h.pinned for h in result.hits):
+        return Evidence(True, ["names an existing provision"])
+    query = result.analysis.query
+    ev = Evidence(True)
+
+    place = _state_asked_about(query, documents)
+    if place and STATE_FIXED.search(query):
+        ev.answerable = False
+        ev.reasons.append(f"state-specific ({place}) with no {place} instruments ingested")
+        ev.notices.append(STATE_INSTRUMENT_NOTICE.format(place=place))
+
+    unknown = _unknown_names(query, store, documents)
+    if unknown:
+        ev.answerable = False
+        ev.reasons.append(f"names what the corpus never mentions: {', '.join(unknown)}")
+        ev.notices.append(UNKNOWN_TERM_NOTICE.format(terms=", ".join(unknown)))
+
+    if result.best_cosine is not None and result.best_cosine < abstain_below:
+        ev.answerable = False
+        ev.reasons.append(f"best match {result.best_cosine:.2f} < {abstain_below:.2f}")
+    return ev
+
+
+def _state_asked_about(query: str, documents: list[DocumentInfo]) -> str | None:
+    low = f" {query.lower()} "
+    covered = {d.jurisdiction.lower() for d in documents}
+    for name, state in STATES_AND_CITIES.items():
+        if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", low) and \
+                state.lower() not in covered:
+            return state
+    return None
+
+
+def _unknown_names(query: str, store: SQLiteStore,
+                   documents: list[DocumentInfo]) -> list[str]:
+    """Acronyms and capitalised words after the first that occur nowhere in the corpus."""
+    known = {a.lower() for d in documents for a in d.aliases} | set(LAY_TO_STATUTE)
+    known |= set(STATES_AND_CITIES)
+    words = []
+    for m in _SALIENT.finditer(query):
+        word = m.group(1)
+        if m.start() == 0 or word.lower() in known or query[:m.start()].rstrip()[-1:] in ".?!":
+            continue
+        words.append(word)
+    if not words:
+        return []
+    df = store.term_document_frequency([w.lower() for w in words])
+    return [w for w in words if df.get(w.lower(), 0) == 0]

@@ -1,0 +1,193 @@
+"""The no-LLM answerer: choose the provisions and sentences that answer, quote them.
+
+Candidate units are the "own text" of each provision inside the top hits (a clause
+without its sub-clauses), cut into sentences when long. Each unit is scored by the
+idf-weighted share of the question's terms it contains plus the retrieval rank of its hit;
+the best few become verbatim quotes with pinpoint citations, verified before return.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass
+
+from civicsetu.answer.evidence import assess
+from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
+from civicsetu.answer.verify import fold, verify_citations
+from civicsetu.ingest.chunker import display_path
+from civicsetu.search.hybrid import SearchResult
+from civicsetu.store.base import DocumentInfo
+from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.types import Answer, Citation, Hit, Provision, section_of
+
+MAX_QUOTES = 4
+MAX_QUOTE_CHARS = 600
+MAX_TOTAL_CHARS = 1800
+CANDIDATE_HITS = 6
+RANK_WEIGHT = 0.35
+_SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[\"“(A-Z])")
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(slots=True)
+class _Unit:
+    provision: Provision
+    start: int
+    end: int
+    text: str
+    rank: int
+    pinned: bool
+    score: float = 0.0
+
+
+def answer_extractive(result: SearchResult, store: SQLiteStore,
+                      documents: list[DocumentInfo], abstain_below: float) -> Answer:
+    t0 = time.perf_counter()
+    query = result.analysis.query
+    evidence = assess(result, store, documents, abstain_below)
+    if not evidence.answerable or not result.hits:
+        return Answer(query, ABSTENTION, True, [], result.hits,
+                      {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
+
+    units = _candidate_units(result.hits[:CANDIDATE_HITS], store)
+    _score(units, result, store)
+    chosen = _choose(units)
+    titles = {d.id: d.title for d in documents}
+    section_titles = _section_titles(chosen, store)
+    citations = [_citation(u, titles, section_titles) for u in chosen]
+    citations, rejected = verify_citations(citations, store)
+    if not citations:
+        return Answer(query, ABSTENTION, True, [], result.hits,
+                      {**result.timings_ms, "answer": _ms(t0)},
+                      [f"{len(rejected)} candidate quotes failed verification"])
+    text = _compose(citations)
+    return Answer(query, text, False, citations, result.hits,
+                  {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
+
+
+def _candidate_units(hits: list[Hit], store: SQLiteStore) -> list[_Unit]:
+    units: list[_Unit] = []
+    sections: dict[tuple[str, str], list[Provision]] = {}
+    seen: set[tuple[str, int]] = set()
+    for rank, hit in enumerate(hits):
+        key = (hit.doc_id, section_of(hit.provision_path))
+        if key not in sections:
+            sections[key] = store.provisions_of_section(*key)
+        provisions = sections[key]
+        for i, p in enumerate(provisions):
+            if p.end <= hit.start or p.start >= hit.end:
+                continue
+            own_end = p.end
+            for q in provisions[i + 1:]:
+                if q.start >= p.end:
+                    break
+                if q.parent_path == p.path:
+                    own_end = q.start
+                    break
+            start, end = max(p.start, hit.start), min(own_end, hit.end)
+            for s, e in _sentences(p.text, p.start, start, end):
+                if (p.doc_id, s) in seen:
+                    continue
+                seen.add((p.doc_id, s))
+                units.append(_Unit(p, s, e, p.text[s - p.start:e - p.start], rank, hit.pinned))
+    return units
+
+
+def _sentences(text: str, base: int, start: int, end: int) -> list[tuple[int, int]]:
+    """Absolute (start, end) spans of ``text`` between ``start`` and ``end``, sentence-cut
+    only where the span is too long to quote whole."""
+    local = text[start - base:end - base]
+    if len(local.strip()) == 0:
+        return []
+    if len(local) <= MAX_QUOTE_CHARS:
+        return [_strip(text, base, start, end)]
+    spans, pos = [], 0
+    for m in _SENTENCE.finditer(local):
+        spans.append(_strip(text, base, start + pos, start + m.start()))
+        pos = m.end()
+    spans.append(_strip(text, base, start + pos, end))
+    return [(s, e) for s, e in spans if e - s > 20]
+
+
+def _strip(text: str, base: int, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start - base].isspace():
+        start += 1
+    while end > start and text[end - base - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _stem(word: str) -> str:
+    return word[:6] if len(word) > 6 else word
+
+
+def _score(units: list[_Unit], result: SearchResult, store: SQLiteStore) -> None:
+    terms = list(dict.fromkeys(result.analysis.terms
+                               + [w for e in result.analysis.expansions for w in e.split()]))
+    df = store.term_document_frequency(terms) if terms else {}
+    n = max(store.chunk_count(), 1)
+    weights = {_stem(t.lower()): math.log(1 + n / (1 + df.get(t, 0))) for t in terms}
+    total = sum(weights.values()) or 1.0
+    for u in units:
+        tokens = {_stem(t) for t in _TOKEN.findall(u.text.lower())}
+        coverage = sum(w for t, w in weights.items() if t in tokens) / total
+        brevity = 1.0 if len(u.text) < 80 else 1.1  # headings-only fragments rarely answer
+        u.score = coverage * brevity + RANK_WEIGHT / (1 + u.rank) + (0.5 if u.pinned else 0.0)
+
+
+def _choose(units: list[_Unit]) -> list[_Unit]:
+    ranked = sorted(units, key=lambda u: -u.score)
+    chosen: list[_Unit] = []
+    per_section: dict[str, int] = {}
+    total = 0
+    # The best unit of the top-ranked hit always leads: retrieval rank is strong evidence.
+    top_hit = [u for u in ranked if u.rank == 0][:1]
+    for u in top_hit + ranked:
+        if len(chosen) >= MAX_QUOTES or u in chosen:
+            continue
+        sec = f"{u.provision.doc_id}#{u.provision.section}"
+        if per_section.get(sec, 0) >= 2 or total + len(u.text) > MAX_TOTAL_CHARS:
+            continue
+        chosen.append(u)
+        per_section[sec] = per_section.get(sec, 0) + 1
+        total += len(u.text)
+    return sorted(chosen, key=lambda u: (u.rank, u.provision.doc_id, u.start))
+
+
+def _section_titles(units: list[_Unit], store: SQLiteStore) -> dict[str, str]:
+    keys = {f"{u.provision.doc_id}#{u.provision.section}" for u in units}
+    return {key: store.provision(key).title for key in keys}
+
+
+def _citation(u: _Unit, titles: dict[str, str], section_titles: dict[str, str]) -> Citation:
+    label = f"{display_path(u.provision.path)} of the {titles.get(u.provision.doc_id, '')}"
+    title = section_titles.get(f"{u.provision.doc_id}#{u.provision.section}", "")
+    return Citation(u.provision.id, label.strip(), title, fold(u.text), u.start, u.end)
+
+
+def _compose(citations: list[Citation]) -> str:
+    first = citations[0]
+    lead = f"The most relevant provision is {first.label}"
+    lead += f" ({first.title})." if first.title else "."
+    first_doc = first.provision_id.partition("#")[0]
+    others = []
+    for c in citations[1:]:
+        doc_id, _, path = c.provision_id.partition("#")
+        others.append(display_path(path) if doc_id == first_doc else c.label)
+    others = [o for o in dict.fromkeys(others) if o != display_path(
+        first.provision_id.partition("#")[2])]
+    if others:
+        lead += " See also " + "; ".join(others) + "."
+    lines = [lead, ""]
+    for i, c in enumerate(citations, start=1):
+        lines.append(f"[{i}] {c.label}" + (f" — {c.title}" if c.title else "") + ":")
+        lines.append(f"“{c.quote}”")
+        lines.append("")
+    lines.append(DISCLAIMER)
+    return "\n".join(lines)
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 2)

@@ -1,0 +1,19 @@
+"""Fixed sentences the product says. Tests assert on these constants."""
+
+ABSTENTION = (
+    "The corpus does not answer this question: no ingested provision addresses it "
+    "closely enough to quote."
+)
+
+DISCLAIMER = (
+    "This is the text of the law with pinpoint citations, not legal advice; check the "
+    "cited provisions and their amendments before relying on them."
+)
+
+STATE_INSTRUMENT_NOTICE = (
+    "The question is about {place}, but the corpus holds no {place} rules or "
+    "notifications; fees, rates and forms are usually fixed by state rules, so ingest them "
+    "to answer this."
+)
+
+UNKNOWN_TERM_NOTICE = "The corpus never mentions {terms}."

@@ -1,0 +1,289 @@
+"""The ``civicsetu`` command. Errors become one line on stderr and a non-zero exit code."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from civicsetu.config import Settings
+from civicsetu.engine import Engine
+from civicsetu.errors import CivicSetuError, InputError
+from civicsetu.ingest.chunker import display_path
+from civicsetu.ingest.pipeline import SourceSpec
+from civicsetu.search.hybrid import Mode, SearchFilters
+from civicsetu.serialize import answer_to_dict, hit_to_dict, provision_to_dict
+from civicsetu.types import DocType
+
+app = typer.Typer(
+    name="civicsetu",
+    help="Answer questions about the law from the law itself, with verified pinpoint "
+         "citations. Runs offline; the index lives in $CIVICSETU_HOME (default ~/.civicsetu).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+HomeOpt = Annotated[Path | None, typer.Option(
+    "--home", help="Index folder (overrides CIVICSETU_HOME).", show_default=False)]
+DocOpt = Annotated[list[str] | None, typer.Option(
+    "--doc", help="Only search this document id (repeatable).", show_default=False)]
+JurisdictionOpt = Annotated[str | None, typer.Option(
+    "--jurisdiction", help="Only documents of this jurisdiction (e.g. IN).")]
+DocTypeOpt = Annotated[str | None, typer.Option(
+    "--doc-type", help="Only documents of this type: act, rules, regulations, contract.")]
+ModeOpt = Annotated[str, typer.Option(
+    "--mode", help="Retrieval: hybrid (BM25 + dense, default), bm25 or dense.")]
+
+
+def _engine(home: Path | None) -> Engine:
+    settings = Settings(home=home) if home else Settings()
+    return Engine(settings)
+
+
+def _filters(doc: list[str] | None, jurisdiction: str | None,
+             doc_type: str | None) -> SearchFilters | None:
+    if doc_type and doc_type not in {t.value for t in DocType}:
+        raise InputError(f"unknown --doc-type {doc_type!r}; use one of: "
+                         + ", ".join(t.value for t in DocType))
+    if not (doc or jurisdiction or doc_type):
+        return None
+    return SearchFilters(doc_ids=doc or None, jurisdiction=jurisdiction, doc_type=doc_type)
+
+
+def _mode(mode: str) -> Mode:
+    if mode not in ("hybrid", "bm25", "dense"):
+        raise InputError(f"unknown --mode {mode!r}; use hybrid, bm25 or dense")
+    return mode  # type: ignore[return-value]
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+@app.command("ingest")
+def ingest_cmd(
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="Markdown or text files to index.", show_default=False)] = None,
+    bundled: Annotated[bool, typer.Option(
+        "--bundled", help="Index the 11 Acts that ship with CivicSetu.")] = False,
+    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction of PATHS.")] = "IN",
+    doc_type: Annotated[str, typer.Option("--doc-type", help="Type of PATHS.")] = "act",
+    force: Annotated[bool, typer.Option(help="Re-parse even if a file is unchanged.")] = False,
+    home: HomeOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Index documents. Unchanged files are skipped; changed ones replace their old
+    version in one transaction, reusing the embeddings of unchanged text."""
+    if not paths and not bundled:
+        raise InputError("nothing to ingest; pass files or --bundled")
+    if doc_type not in {t.value for t in DocType}:
+        raise InputError(f"unknown --doc-type {doc_type!r}")
+    specs: list[SourceSpec] = []
+    if bundled:
+        from civicsetu.ingest.pipeline import bundled_specs
+        specs += bundled_specs()
+    specs += [SourceSpec(p, jurisdiction=jurisdiction, doc_type=DocType(doc_type))
+              for p in paths or []]
+    with _engine(home) as engine:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=err, disable=as_json,
+                      transient=True) as progress:
+            task = progress.add_task("ingest", total=len(specs))
+            current: dict[str, int] = {}
+
+            def on_progress(doc_id: str, done: int, total: int) -> None:
+                if doc_id not in current:
+                    current[doc_id] = len(current)
+                    progress.update(task, completed=current[doc_id])
+                progress.update(task, description=f"{doc_id[:48]}: {done}/{total} chunks")
+
+            reports = engine.ingest(specs, force=force, on_progress=on_progress)
+            progress.update(task, completed=len(specs))
+    if as_json:
+        for r in reports:
+            _print_json(r.__dict__ if not hasattr(r, "__slots__") else
+                        {k: getattr(r, k) for k in r.__slots__})
+    else:
+        table = Table("document", "status", "provisions", "chunks", "embedded", "reused")
+        for r in reports:
+            table.add_row(r.doc_id, r.status, str(r.provisions), str(r.chunks),
+                          str(r.embedded), str(r.reused))
+        err.print(table)
+        for r in reports:
+            if r.message:
+                err.print(f"[yellow]{r.source}: {r.message}[/yellow]" if r.status != "failed"
+                          else f"[red]{r.message}[/red]")
+    failed = [r for r in reports if r.status == "failed"]
+    if failed:
+        raise typer.Exit(3)
+
+
+@app.command("documents")
+def documents_cmd(home: HomeOpt = None, as_json: JsonFlag = False) -> None:
+    """List the indexed documents."""
+    with _engine(home) as engine:
+        docs = engine.documents()
+    if as_json:
+        for d in docs:
+            _print_json({"id": d.id, "title": d.title, "jurisdiction": d.jurisdiction,
+                         "doc_type": d.doc_type, "provisions": d.provisions,
+                         "chunks": d.chunks, "source": d.source})
+        return
+    if not docs:
+        err.print("The index is empty; run `civicsetu ingest --bundled`.")
+        return
+    table = Table("id", "title", "provisions", "chunks")
+    for d in docs:
+        table.add_row(d.id, d.title, str(d.provisions), str(d.chunks))
+    out.print(table)
+
+
+@app.command("search")
+def search_cmd(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    k: Annotated[int, typer.Option("-k", "--top", min=1, help="How many provisions.")] = 10,
+    mode: ModeOpt = "hybrid",
+    doc: DocOpt = None,
+    jurisdiction: JurisdictionOpt = None,
+    doc_type: DocTypeOpt = None,
+    home: HomeOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Ranked provisions for a query (no answer)."""
+    with _engine(home) as engine:
+        result = engine.search(query, k=k, mode=_mode(mode),
+                               filters=_filters(doc, jurisdiction, doc_type))
+    if as_json:
+        _print_json({"query": result.analysis.query,
+                     "hits": [hit_to_dict(h) for h in result.hits],
+                     "timings_ms": result.timings_ms})
+        return
+    for i, h in enumerate(result.hits, start=1):
+        pin = " [pinned]" if h.pinned else ""
+        out.print(f"[bold]{i:>2}. {h.provision_id}[/bold]  {h.score:.4f}{pin}")
+        out.print("    " + " ".join(h.text.split())[:200], highlight=False)
+
+
+@app.command("ask")
+def ask_cmd(
+    query: Annotated[str | None, typer.Argument(
+        help="A question in plain language.", show_default=False)] = None,
+    batch: Annotated[Path | None, typer.Option(
+        "--batch", help="JSONL file of rows with a 'query' field; one answer per line.")] = None,
+    k: Annotated[int, typer.Option("-k", "--top", min=10,
+                                   help="Ranked provisions to report (>= 10).")] = 10,
+    mode: ModeOpt = "hybrid",
+    doc: DocOpt = None,
+    jurisdiction: JurisdictionOpt = None,
+    doc_type: DocTypeOpt = None,
+    home: HomeOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Answer a question with verbatim, verified quotes and pinpoint citations, or say
+    that the corpus does not answer it."""
+    if (query is None) == (batch is None):
+        raise InputError("give a question or --batch FILE (one of them)")
+    queries = [query] if query is not None else _read_batch(batch)  # type: ignore[arg-type]
+    filters = _filters(doc, jurisdiction, doc_type)
+    with _engine(home) as engine:
+        for q in queries:
+            answer = engine.ask(q, k=k, mode=_mode(mode), filters=filters)
+            if as_json:
+                _print_json(answer_to_dict(answer))
+                continue
+            out.print(answer.text, highlight=False)
+            for notice in answer.notices:
+                err.print(f"[yellow]{notice}[/yellow]")
+
+
+def _read_batch(path: Path) -> list[str]:
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    queries = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            queries.append(str(row["query"]))
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise InputError(f"{path}:{n}: expected a JSON object with a 'query' field") from exc
+    if not queries:
+        raise InputError(f"{path}: no rows with a 'query' field")
+    return queries
+
+
+@app.command("show")
+def show_cmd(
+    provision_id: Annotated[str, typer.Argument(
+        metavar="DOC#PATH", help="e.g. the-real-estate-regulation-and-development-act-2016#s.18")],
+    home: HomeOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Print one provision exactly as stored, with its footnotes."""
+    if "#" not in provision_id:
+        raise InputError(f"{provision_id!r} is not DOC#PATH, e.g. "
+                         "the-real-estate-regulation-and-development-act-2016#s.18(1)")
+    with _engine(home) as engine:
+        p = engine.show(provision_id)
+        title = p.title or engine.show(f"{p.doc_id}#{p.section}").title
+        doc_title = engine.store.document(p.doc_id).title
+    if as_json:
+        _print_json(provision_to_dict(p, title=title))
+        return
+    out.print(f"[bold]{display_path(p.path)} of the {doc_title}[/bold] — {title}")
+    out.print(p.text, highlight=False)
+    for note in p.footnotes:
+        out.print(f"[dim]{note.marker}. {note.text}[/dim]", highlight=False)
+
+
+@app.command("eval")
+def eval_cmd(
+    dataset: Annotated[Path, typer.Argument(help="JSONL with query, gold_provisions, "
+                                                 "key_facts, query_type.")],
+    out_prefix: Annotated[Path, typer.Option(
+        "--out", help="Writes OUT.md and OUT.json.")] = Path("eval-results/legal_qa_dev"),
+    home: HomeOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Measure retrieval (section recall@1/5/10, MRR) and answers (key facts, citation
+    validity, abstention, answer rate, latency), hybrid against a BM25-only baseline."""
+    from civicsetu.eval.report import write_report
+    from civicsetu.eval.runner import load_dataset, run_evaluation
+
+    rows = load_dataset(dataset)
+    with _engine(home) as engine:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=err, transient=True,
+                      disable=as_json) as progress:
+            task = progress.add_task("eval", total=len(rows) * 2)
+            report = run_evaluation(engine, rows, dataset.name,
+                                    on_row=lambda: progress.advance(task))
+    md_path, json_path = write_report(report, out_prefix)
+    if as_json:
+        _print_json(report)
+    else:
+        out.print(md_path.read_text(encoding="utf-8"), highlight=False)
+        err.print(f"wrote {md_path} and {json_path}")
+
+
+def main() -> None:
+    try:
+        app()
+    except CivicSetuError as exc:
+        err.print(f"error: {exc}", highlight=False, markup=False)
+        sys.exit(exc.exit_code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""``Engine``: the Python API. One object ties settings, store, embedder and answerer.
+
+    from civicsetu.engine import Engine
+    with Engine() as cs:
+        cs.ingest_bundled()
+        answer = cs.ask("What is the penalty for not registering a real estate project?")
+
+The embedder loads on first use, so commands that only read (``show``) stay fast.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from types import TracebackType
+
+from civicsetu.answer.extractive import answer_extractive
+from civicsetu.config import Settings
+from civicsetu.embed import Embedder, get_embedder
+from civicsetu.ingest.pipeline import (
+    IngestReport,
+    ProgressCallback,
+    SourceSpec,
+    bundled_specs,
+    ingest,
+)
+from civicsetu.search.hybrid import Mode, SearchFilters, Searcher, SearchResult
+from civicsetu.store import SQLiteStore, open_store
+from civicsetu.store.base import DocumentInfo
+from civicsetu.types import Answer, Provision
+
+
+class Engine:
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self.store: SQLiteStore = open_store(self.settings)
+        self._embedder: Embedder | None = None
+        self._searcher: Searcher | None = None
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.store.close()
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = get_embedder(self.settings.embedder)
+        return self._embedder
+
+    @property
+    def searcher(self) -> Searcher:
+        if self._searcher is None:
+            self._searcher = Searcher(self.store, self.embedder, self.settings)
+        return self._searcher
+
+    def ingest(self, specs: Sequence[SourceSpec], *, force: bool = False,
+               on_progress: ProgressCallback | None = None) -> list[IngestReport]:
+        reports = ingest(specs, self.store, self.embedder, self.settings, force=force,
+                         on_progress=on_progress)
+        self._searcher = None  # documents changed: aliases and filters must be re-read
+        return reports
+
+    def ingest_bundled(self, *, force: bool = False,
+                       on_progress: ProgressCallback | None = None) -> list[IngestReport]:
+        return self.ingest(bundled_specs(), force=force, on_progress=on_progress)
+
+    def documents(self) -> list[DocumentInfo]:
+        return self.store.documents()
+
+    def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
+               filters: SearchFilters | None = None) -> SearchResult:
+        return self.searcher.search(query, k=k, mode=mode, filters=filters)
+
+    def ask(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
+            filters: SearchFilters | None = None) -> Answer:
+        t0 = time.perf_counter()
+        result = self.search(query, k=max(k or self.settings.top_k, 10), mode=mode,
+                             filters=filters)
+        answer = answer_extractive(result, self.store, self.searcher.documents,
+                                   self.settings.abstain_below)
+        answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
+        return answer
+
+    def show(self, full_id: str) -> Provision:
+        return self.store.provision(full_id)
