@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -66,6 +67,11 @@ def _mode(mode: str) -> Mode:
     return mode  # type: ignore[return-value]
 
 
+def _progress(*, disabled: bool) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=err, transient=True, disable=disabled)
+
+
 def _print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
@@ -94,25 +100,22 @@ def ingest_cmd(
         specs += bundled_specs()
     specs += [SourceSpec(p, jurisdiction=jurisdiction, doc_type=DocType(doc_type))
               for p in paths or []]
-    with _engine(home) as engine:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=err, disable=as_json,
-                      transient=True) as progress:
-            task = progress.add_task("ingest", total=len(specs))
-            current: dict[str, int] = {}
+    progress = _progress(disabled=as_json)
+    with _engine(home) as engine, progress:
+        task = progress.add_task("ingest", total=len(specs))
+        current: dict[str, int] = {}
 
-            def on_progress(doc_id: str, done: int, total: int) -> None:
-                if doc_id not in current:
-                    current[doc_id] = len(current)
-                    progress.update(task, completed=current[doc_id])
-                progress.update(task, description=f"{doc_id[:48]}: {done}/{total} chunks")
+        def on_progress(doc_id: str, done: int, total: int) -> None:
+            if doc_id not in current:
+                current[doc_id] = len(current)
+                progress.update(task, completed=current[doc_id])
+            progress.update(task, description=f"{doc_id[:48]}: {done}/{total} chunks")
 
-            reports = engine.ingest(specs, force=force, on_progress=on_progress)
-            progress.update(task, completed=len(specs))
+        reports = engine.ingest(specs, force=force, on_progress=on_progress)
+        progress.update(task, completed=len(specs))
     if as_json:
         for r in reports:
-            _print_json(r.__dict__ if not hasattr(r, "__slots__") else
-                        {k: getattr(r, k) for k in r.__slots__})
+            _print_json(asdict(r))
     else:
         table = Table("document", "status", "provisions", "chunks", "embedded", "reused")
         for r in reports:
@@ -262,13 +265,11 @@ def eval_cmd(
     from civicsetu.eval.runner import load_dataset, run_evaluation
 
     rows = load_dataset(dataset)
-    with _engine(home) as engine:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=err, transient=True,
-                      disable=as_json) as progress:
-            task = progress.add_task("eval", total=len(rows) * 2)
-            report = run_evaluation(engine, rows, dataset.name,
-                                    on_row=lambda: progress.advance(task))
+    progress = _progress(disabled=as_json)
+    with _engine(home) as engine, progress:
+        task = progress.add_task("eval", total=len(rows) * 2)
+        report = run_evaluation(engine, rows, dataset.name,
+                                on_row=lambda: progress.advance(task))
     md_path, json_path = write_report(report, out_prefix)
     if as_json:
         _print_json(report)

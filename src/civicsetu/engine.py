@@ -24,7 +24,7 @@ from civicsetu.ingest.pipeline import (
     bundled_specs,
     ingest,
 )
-from civicsetu.search.hybrid import Mode, SearchFilters, Searcher, SearchResult
+from civicsetu.search.hybrid import Mode, Searcher, SearchFilters, SearchResult
 from civicsetu.store import SQLiteStore, open_store
 from civicsetu.store.base import DocumentInfo
 from civicsetu.types import Answer, Provision

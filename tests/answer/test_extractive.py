@@ -1,0 +1,57 @@
+from dataclasses import replace
+
+import pytest
+
+from civicsetu.answer.messages import ABSTENTION
+from civicsetu.answer.verify import fold, locate_quote, verify_citations
+from civicsetu.engine import Engine
+from tests.conftest import RERA
+
+
+def test_demo_answer_quotes_section_59_verbatim(bundled: Engine) -> None:
+    answer = bundled.ask("What is the penalty for not registering a real estate project?")
+    assert not answer.abstained
+    first = answer.citations[0]
+    assert first.provision_id == f"{RERA}#s.59(1)"
+    source = bundled.store.document(RERA).text
+    assert fold(source[first.start:first.end]) == first.quote
+    assert "ten per cent" in first.quote and first.quote in answer.text
+    assert "Section 59(1) of the Real Estate (Regulation and Development) Act, 2016" in answer.text
+    assert first.title == "Punishment for nonregistration under section 3"
+
+
+@pytest.mark.parametrize("query", [
+    "What GST rate applies to an under-construction flat?",
+    "What registration fee does MahaRERA charge per square metre in Mumbai?",
+    "What is the stamp duty percentage on a flat purchase in Mumbai?",
+])
+def test_abstains_when_the_corpus_cannot_answer(bundled: Engine, query: str) -> None:
+    answer = bundled.ask(query)
+    assert answer.abstained and answer.text == ABSTENTION and answer.citations == []
+    assert answer.notices
+    assert len(answer.retrieved) >= 10  # retrieval is still reported for inspection
+
+
+def test_every_citation_of_an_answer_verifies(bundled: Engine) -> None:
+    answer = bundled.ask("Who can file a complaint with the RERA Authority?")
+    ok, rejected = verify_citations(answer.citations, bundled.store)
+    assert ok == answer.citations and rejected == []
+
+
+def test_tampered_or_misplaced_quotes_are_rejected(bundled: Engine) -> None:
+    answer = bundled.ask("What is the penalty for not registering a real estate project?")
+    good = answer.citations[0]
+    tampered = replace(good, quote=good.quote.replace("ten per cent", "two per cent"))
+    elsewhere = replace(good, provision_id=f"{RERA}#s.60")
+    unknown = replace(good, provision_id=f"{RERA}#s.999")
+    ok, rejected = verify_citations([good, tampered, elsewhere, unknown], bundled.store)
+    assert ok == [good]
+    assert [r.reason for r in rejected] == [
+        "quote is not verbatim at its offsets", "quote lies outside the cited provision",
+        "cites a provision that is not in the index"]
+
+
+def test_locate_quote_ignores_line_wrapping_only() -> None:
+    text = "he shall be liable to a\npenalty which may extend"
+    assert locate_quote(text, "liable to a penalty") == (12, 31)
+    assert locate_quote(text, "liable to the penalty") is None

@@ -1,0 +1,82 @@
+"""Shared fixtures: real SQLite files, the real parser, the real ONNX embedder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from civicsetu.config import Settings
+from civicsetu.engine import Engine
+
+RERA = "the-real-estate-regulation-and-development-act-2016"
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+SMALL_ACT = """---
+title: "The Model Tenancy Act, 2099."
+source: "test fixture"
+---
+# The Model Tenancy Act, 2099.
+
+## Section 1 - Short title and commencement.
+
+(1) This Act may be called the Model Tenancy Act, 2099.
+
+(2) It shall come into force on such date as the Government may appoint.
+
+## Section 2 - Definitions.
+
+In this Act, unless the context otherwise requires,--
+
+(a) "landlord" means a person who receives rent for a premises;
+
+(b) "premises" means any building or part of a building let for residence;
+
+(c) "tenant" means a person by whom rent is payable for a premises.
+
+## Section 3 - Security deposit.
+
+(1) The security deposit paid by a tenant shall not exceed two months' rent.
+
+(2) The landlord shall refund the security deposit within one month of the tenant
+vacating the premises, after deducting any amount lawfully due.
+
+### Footnotes
+
+1. Illustrative footnote for the fixture.
+
+## Section 4 - Penalty for unlawful eviction.
+
+If any landlord evicts a tenant without an order of the Rent Court, he shall be liable to
+a penalty which may extend to fifty thousand rupees.
+"""
+
+
+@pytest.fixture(scope="session")
+def bundled_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home with the whole bundled corpus ingested once per test session (~2 minutes)."""
+    home = tmp_path_factory.mktemp("bundled-home")
+    with Engine(Settings(home=home)) as engine:
+        reports = engine.ingest_bundled()
+    assert {r.status for r in reports} == {"added"}, reports
+    return home
+
+
+@pytest.fixture()
+def bundled(bundled_home: Path) -> Iterator[Engine]:
+    with Engine(Settings(home=bundled_home)) as engine:
+        yield engine
+
+
+@pytest.fixture()
+def small_act(tmp_path: Path) -> Path:
+    path = tmp_path / "model-tenancy-act-2099.md"
+    path.write_text(SMALL_ACT, encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def empty_engine(tmp_path: Path) -> Iterator[Engine]:
+    with Engine(Settings(home=tmp_path / "home")) as engine:
+        yield engine

@@ -1,0 +1,72 @@
+import pytest
+
+from civicsetu.engine import Engine
+from civicsetu.errors import InputError, NotFoundError, NotIngestedError
+from civicsetu.search.hybrid import SearchFilters
+from tests.conftest import RERA
+
+
+def test_demo_question_finds_section_59(bundled: Engine) -> None:
+    result = bundled.search("What is the penalty for not registering a real estate project?")
+    assert result.hits[0].provision_id.startswith(f"{RERA}#s.59")
+    assert len(result.hits) == 10
+    assert set(result.timings_ms) >= {"bm25", "dense", "fuse", "search"}
+
+
+def test_hybrid_uses_both_retrievers(bundled: Engine) -> None:
+    result = bundled.search("Can a builder alter the plans of the apartments?")
+    sources = {k for h in result.hits for k in h.sources}
+    assert "rrf" in sources
+    assert result.best_cosine is not None and result.best_cosine > 0.3
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Sec 59 of RERA", f"{RERA}#s.59"),
+        ("What does section 18(1) of the RERA Act say?", f"{RERA}#s.18(1)"),
+        ("Explain s. 11(4)(a) of RERA", f"{RERA}#s.11(4)(a)"),
+    ],
+)
+def test_named_provisions_are_looked_up_and_pinned_first(bundled: Engine, query: str,
+                                                         expected: str) -> None:
+    hit = bundled.search(query).hits[0]
+    assert hit.provision_id == expected and hit.pinned
+
+
+def test_section_family_expansion_brings_sibling_chunks(bundled: Engine) -> None:
+    result = bundled.search("documents to be submitted with an application for registration "
+                            "of a real estate project")
+    assert result.family
+    top_sections = {(h.doc_id, h.provision_path.partition("(")[0]) for h in result.hits[:3]}
+    for f in result.family:
+        assert (f.doc_id, f.provision_path.partition("(")[0]) in top_sections
+
+
+def test_filters(bundled: Engine) -> None:
+    only_rti = bundled.search("penalty", filters=SearchFilters(
+        doc_ids=["the-right-to-information-act-2005"]))
+    assert {h.doc_id for h in only_rti.hits} == {"the-right-to-information-act-2005"}
+    with pytest.raises(NotFoundError):
+        bundled.search("penalty", filters=SearchFilters(doc_ids=["nope"]))
+    with pytest.raises(InputError, match="no ingested document matches"):
+        bundled.search("penalty", filters=SearchFilters(jurisdiction="IN-MH"))
+
+
+def test_bm25_only_mode(bundled: Engine) -> None:
+    result = bundled.search("nonregistration penalty promoter", mode="bm25")
+    assert result.best_cosine is None
+    assert "dense" not in result.timings_ms
+    assert any(h.provision_path.startswith("s.59") for h in result.hits[:5])
+
+
+@pytest.mark.parametrize(("query", "message"), [("", "empty"), ("   ", "empty"),
+                                                 ("x" * 10_000, "limit is")])
+def test_bad_queries(bundled: Engine, query: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        bundled.search(query)
+
+
+def test_empty_index_says_what_to_do(empty_engine: Engine) -> None:
+    with pytest.raises(NotIngestedError, match="civicsetu ingest --bundled"):
+        empty_engine.search("anything")

@@ -1,0 +1,45 @@
+import pytest
+
+from civicsetu.search.query import analyze, fts_query
+from civicsetu.store.base import DocumentInfo
+
+RERA = DocumentInfo("rera", "Real Estate (Regulation and Development) Act, 2016", "", "", "IN",
+                    "act", ("RERA", "Real Estate Act"), "", 0, 0)
+CPA = DocumentInfo("cpa", "Consumer Protection Act, 2019", "", "", "IN", "act",
+                   ("Consumer Protection Act",), "", 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("query", "paths", "doc"),
+    [
+        ("Sec 59 of RERA", ["s.59"], "rera"),
+        ("what does s. 11(4)(a) say", ["s.11(4)(a)"], None),
+        ("Section 18 of the RERA Act", ["s.18"], "rera"),
+        ("section 19(3) and section 4", ["s.19(3)", "s.4"], None),
+        ("Rule 7(2)", ["r.7(2)"], None),
+        ("Article 21", ["art.21"], None),
+        ("sections 2A of the Consumer Protection Act", ["s.2A"], "cpa"),
+        ("What is the penalty for not registering?", [], None),
+    ],
+)
+def test_provision_references(query: str, paths: list[str], doc: str | None) -> None:
+    analysis = analyze(query, [RERA, CPA])
+    assert [r.path for r in analysis.references] == paths
+    if paths:
+        assert analysis.references[0].doc_id == doc
+
+
+def test_named_documents_and_terms() -> None:
+    a = analyze("Compare RERA with the Consumer Protection Act on refunds by a builder",
+                [RERA, CPA])
+    assert a.named_docs == ["rera", "cpa"]
+    assert "refunds" in a.terms and "rera" not in a.terms and "consumer" not in a.terms
+    assert "promoter" in a.expansions
+
+
+def test_acronyms_match_case_sensitively() -> None:
+    assert analyze("the era of real estate", [RERA]).named_docs == []
+
+
+def test_fts_query_quotes_user_text() -> None:
+    assert fts_query(['he said "no"', "OR", "x*"]) == '"he said  no" OR "OR" OR "x*"'
