@@ -44,8 +44,9 @@ class Settings(BaseSettings):
         default=2000, ge=20, description="Longer queries are refused with a clear error."
     )
     abstain_below: float = Field(
-        default=0.40,
-        description="Abstain when the best evidence scores below this (see answer.evidence).",
+        default=0.37,
+        description="Abstain when the best dense match (cosine) is below this; calibrated on "
+                    "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
     )
 
     @property

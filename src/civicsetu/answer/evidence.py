@@ -84,6 +84,13 @@ def _state_asked_about(query: str, documents: list[DocumentInfo]) -> str | None:
     return None
 
 
+def _initialisms(query: str) -> set[str]:
+    """Initials of every run of 2-5 consecutive words: "managing director" -> "md"."""
+    words = re.findall(r"[A-Za-z]+", query.lower())
+    return {"".join(w[0] for w in words[i:i + n]) for n in range(2, 6)
+            for i in range(len(words) - n + 1)}
+
+
 def _unknown_names(query: str, store: SQLiteStore,
                    documents: list[DocumentInfo]) -> list[str]:
     """Acronyms and capitalised words after the first that occur nowhere in the corpus."""
@@ -95,6 +102,8 @@ def _unknown_names(query: str, store: SQLiteStore,
         if m.start() == 0 or word.lower() in known or query[:m.start()].rstrip()[-1:] in ".?!":
             continue
         words.append(word)
+    spelled_out = _initialisms(query)
+    words = [w for w in words if not (w.isupper() and w.lower() in spelled_out)]
     if not words:
         return []
     df = store.term_document_frequency([w.lower() for w in words])

@@ -23,8 +23,8 @@ from civicsetu.store.sqlite import SQLiteStore
 from civicsetu.types import Answer, Citation, Hit, Provision, section_of
 
 MAX_QUOTES = 4
-MAX_QUOTE_CHARS = 600
-MAX_TOTAL_CHARS = 1800
+MAX_QUOTE_CHARS = 1200
+MAX_TOTAL_CHARS = 3000
 CANDIDATE_HITS = 6
 RANK_WEIGHT = 0.35
 _SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[\"“(A-Z])")
@@ -138,22 +138,25 @@ def _score(units: list[_Unit], result: SearchResult, store: SQLiteStore) -> None
 
 
 def _choose(units: list[_Unit]) -> list[_Unit]:
-    ranked = sorted(units, key=lambda u: -u.score)
+    """Follow the retriever's order of provisions; within each hit take its best unit."""
+    best_per_hit: dict[int, _Unit] = {}
+    for u in units:
+        if u.rank not in best_per_hit or u.score > best_per_hit[u.rank].score:
+            best_per_hit[u.rank] = u
     chosen: list[_Unit] = []
     per_section: dict[str, int] = {}
     total = 0
-    # The best unit of the top-ranked hit always leads: retrieval rank is strong evidence.
-    top_hit = [u for u in ranked if u.rank == 0][:1]
-    for u in top_hit + ranked:
-        if len(chosen) >= MAX_QUOTES or u in chosen:
-            continue
+    for rank in sorted(best_per_hit):
+        u = best_per_hit[rank]
         sec = f"{u.provision.doc_id}#{u.provision.section}"
+        if len(chosen) >= MAX_QUOTES:
+            break
         if per_section.get(sec, 0) >= 2 or total + len(u.text) > MAX_TOTAL_CHARS:
             continue
         chosen.append(u)
         per_section[sec] = per_section.get(sec, 0) + 1
         total += len(u.text)
-    return sorted(chosen, key=lambda u: (u.rank, u.provision.doc_id, u.start))
+    return chosen
 
 
 def _section_titles(units: list[_Unit], store: SQLiteStore) -> dict[str, str]:
