@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,7 +12,8 @@ from civicsetu.config import Settings
 from civicsetu.engine import Engine
 
 RERA = "the-real-estate-regulation-and-development-act-2016"
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED = Path(os.environ.get("CIVICSETU_SHARED",
+                           Path(__file__).resolve().parents[2] / "shared"))
 
 SMALL_ACT = """---
 title: "The Model Tenancy Act, 2099."

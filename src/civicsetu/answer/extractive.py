@@ -27,6 +27,8 @@ MAX_QUOTE_CHARS = 1200
 MAX_TOTAL_CHARS = 3000
 CANDIDATE_HITS = 6
 RANK_WEIGHT = 0.35
+# Our synonyms for the user's words count half: the user's own wording is the better signal.
+EXPANSION_WEIGHT = 0.5
 _SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[\"“(A-Z])")
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -124,11 +126,15 @@ def _stem(word: str) -> str:
 
 
 def _score(units: list[_Unit], result: SearchResult, store: SQLiteStore) -> None:
-    terms = list(dict.fromkeys(result.analysis.terms
-                               + [w for e in result.analysis.expansions for w in e.split()]))
+    own = list(dict.fromkeys(result.analysis.terms))
+    added = [w for e in result.analysis.expansions for w in e.split() if w not in own]
+    terms = own + list(dict.fromkeys(added))
     df = store.term_document_frequency(terms) if terms else {}
     n = max(store.chunk_count(), 1)
-    weights = {_stem(t.lower()): math.log(1 + n / (1 + df.get(t, 0))) for t in terms}
+    weights: dict[str, float] = {}
+    for t in terms:
+        factor = 1.0 if t in own else EXPANSION_WEIGHT
+        weights.setdefault(_stem(t.lower()), factor * math.log(1 + n / (1 + df.get(t, 0))))
     total = sum(weights.values()) or 1.0
     for u in units:
         tokens = {_stem(t) for t in _TOKEN.findall(u.text.lower())}
@@ -138,7 +144,7 @@ def _score(units: list[_Unit], result: SearchResult, store: SQLiteStore) -> None
 
 
 def _choose(units: list[_Unit]) -> list[_Unit]:
-    """Follow the retriever's order of provisions; within each hit take its best unit."""
+    """Follow the retriever's order of provisions; from each hit quote its best unit."""
     best_per_hit: dict[int, _Unit] = {}
     for u in units:
         if u.rank not in best_per_hit or u.score > best_per_hit[u.rank].score:

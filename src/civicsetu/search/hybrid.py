@@ -82,8 +82,14 @@ class Searcher:
 
         t = time.perf_counter()
         fused = self._fuse(lists, analysis.named_docs if mode != "bm25" else [])
-        rows = {r.rowid: r for r in self.store.chunks(list(fused))}
-        hits = _collapse([(rows[i], s) for i, s in fused.items() if i in rows])
+        hits = self._hits(fused)
+        named = [d for d in analysis.named_docs if d in allowed]
+        if len(named) >= 2:
+            # A comparison: rank each named document on its own and interleave them, so
+            # one Act's many near-matches cannot crowd the other out of the top ranks.
+            per_doc = [self._hits(self._fuse(self._lists(analysis, {d}, mode), []))
+                       for d in named]
+            hits = _interleave(per_doc, hits)
         pinned = self._pinned(analysis, allowed, hits)
         hits = pinned + [h for h in hits if h.provision_id not in
                          {p.provision_id for p in pinned}]
@@ -112,6 +118,18 @@ class Searcher:
             raise InputError("no ingested document matches those filters; "
                              "`civicsetu documents` lists what is there")
         return {d.id for d in docs}
+
+    def _lists(self, analysis: QueryAnalysis, allowed: set[str], mode: Mode) -> list[list[int]]:
+        lists = []
+        if mode in ("hybrid", "bm25"):
+            lists.append(self._keyword(analysis, allowed))
+        if mode in ("hybrid", "dense"):
+            lists.append(self._dense(analysis, allowed)[0])
+        return lists
+
+    def _hits(self, fused: dict[int, float]) -> list[Hit]:
+        rows = {r.rowid: r for r in self.store.chunks(list(fused))}
+        return _collapse([(rows[i], s) for i, s in fused.items() if i in rows])
 
     def _keyword(self, analysis: QueryAnalysis, allowed: set[str]) -> list[int]:
         terms = analysis.terms + [w for e in analysis.expansions for w in e.split()]
@@ -195,6 +213,23 @@ def validate_query(query: str, max_chars: int) -> str:
 def _hit(row: ChunkRow, score: float, sources: dict[str, float]) -> Hit:
     return Hit(chunk_id=row.id, doc_id=row.doc_id, provision_path=row.provision_path,
                text=row.text, start=row.start, end=row.end, score=score, sources=sources)
+
+
+def _interleave(per_doc: list[list[Hit]], rest: list[Hit]) -> list[Hit]:
+    """Round-robin over the per-document rankings, then everything else, no repeats."""
+    out: dict[str, Hit] = {}
+    for rank in range(max((len(h) for h in per_doc), default=0)):
+        for hits in per_doc:
+            if rank < len(hits):
+                out.setdefault(hits[rank].provision_id, hits[rank])
+    for h in rest:
+        out.setdefault(h.provision_id, h)
+    ordered = list(out.values())
+    # Scores must stay monotone for callers that read them as a ranking.
+    top = max((h.score for h in ordered), default=0.0)
+    for i, h in enumerate(ordered):
+        h.score = top / (1 + i * 0.01) if i else top
+    return ordered
 
 
 def _collapse(scored: list[tuple[ChunkRow, float]]) -> list[Hit]:
