@@ -55,3 +55,18 @@ def test_locate_quote_ignores_line_wrapping_only() -> None:
     text = "he shall be liable to a\npenalty which may extend"
     assert locate_quote(text, "liable to a penalty") == (12, 31)
     assert locate_quote(text, "liable to the penalty") is None
+
+
+def test_state_scoped_question_abstains_and_points_to_the_act(bundled: Engine) -> None:
+    answer = bundled.ask("What documents must a promoter submit for project registration "
+                         "in Maharashtra?")
+    assert answer.abstained
+    assert any("no Maharashtra rules" in n for n in answer.notices)
+    assert any(n.startswith("The nearest central provision in the corpus is Section 4")
+               for n in answer.notices)
+
+
+def test_an_acronym_spelled_out_in_the_question_is_not_unknown(bundled: Engine) -> None:
+    answer = bundled.ask("A builder company kept selling an unregistered project with the "
+                         "managing director's knowledge. Can the MD be personally liable?")
+    assert not answer.abstained

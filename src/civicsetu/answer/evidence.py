@@ -3,8 +3,10 @@
 Three signals, each cheap and explainable:
 - the question names something the corpus never mentions (an acronym or proper noun
   with no occurrence at all, such as a tax or a court case that is not ingested);
-- the question asks what a state fixes (fees, rates, forms, duty) for a state whose
-  instruments are not ingested: central Acts leave those to state rules;
+- the question is scoped to a state whose instruments (rules, notifications) are not
+  ingested: central Acts leave fees, forms, timelines and procedure to state rules, so
+  quoting only the central Act would pass a partial answer off as the state's law. The
+  notice names the nearest central provision so the user still has a place to start;
 - the best dense match is weak (below ``Settings.abstain_below``, calibrated on the dev
   set; see docs/EVALUATION.md).
 A question that names a provision that exists is always answered from it.
@@ -15,7 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from civicsetu.answer.messages import STATE_INSTRUMENT_NOTICE, UNKNOWN_TERM_NOTICE
+from civicsetu.answer.messages import (
+    NEAREST_CENTRAL_NOTICE,
+    STATE_INSTRUMENT_NOTICE,
+    UNKNOWN_TERM_NOTICE,
+)
+from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.search.lexicon import LAY_TO_STATUTE
 from civicsetu.store.base import DocumentInfo
@@ -36,9 +43,6 @@ STATES_AND_CITIES: dict[str, str] = {
     "ahmedabad": "Gujarat", "up rera": "Uttar Pradesh", "k-rera": "Karnataka",
     "tnrera": "Tamil Nadu", "hrera": "Haryana",
 }
-STATE_FIXED = re.compile(
-    r"\b(fees?|rates?|duty|form(?:s| number)?|percentage|per square|charges?|rules?)\b",
-    re.IGNORECASE)
 _SALIENT = re.compile(r"(?<![\w-])([A-Z]{2,}[a-z]?|[A-Z][a-z]+)(?![\w-])")
 
 
@@ -57,10 +61,15 @@ def assess(result: SearchResult, store: SQLiteStore, documents: list[DocumentInf
     ev = Evidence(True)
 
     place = _state_asked_about(query, documents)
-    if place and STATE_FIXED.search(query):
+    if place:
         ev.answerable = False
         ev.reasons.append(f"state-specific ({place}) with no {place} instruments ingested")
         ev.notices.append(STATE_INSTRUMENT_NOTICE.format(place=place))
+        if result.hits:
+            top = result.hits[0]
+            ev.notices.append(NEAREST_CENTRAL_NOTICE.format(
+                label=display_path(top.provision_path),
+                title=next((d.title for d in documents if d.id == top.doc_id), top.doc_id)))
 
     unknown = _unknown_names(query, store, documents)
     if unknown:

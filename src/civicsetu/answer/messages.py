@@ -12,8 +12,10 @@ DISCLAIMER = (
 
 STATE_INSTRUMENT_NOTICE = (
     "The question is about {place}, but the corpus holds no {place} rules or "
-    "notifications; fees, rates and forms are usually fixed by state rules, so ingest them "
-    "to answer this."
+    "notifications; states fix fees, forms, timelines and procedure in their own rules, so "
+    "ingest them to answer this."
 )
+
+NEAREST_CENTRAL_NOTICE = "The nearest central provision in the corpus is {label} of the {title}."
 
 UNKNOWN_TERM_NOTICE = "The corpus never mentions {terms}."
