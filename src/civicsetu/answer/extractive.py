@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from civicsetu.answer.evidence import assess
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
 from civicsetu.answer.verify import fold, verify_citations
-from civicsetu.ingest.chunker import display_path
+from civicsetu.ingest.chunker import SENTENCE_END, display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.store.base import DocumentInfo
 from civicsetu.store.sqlite import SQLiteStore
@@ -29,7 +29,6 @@ CANDIDATE_HITS = 6
 RANK_WEIGHT = 0.35
 # Our synonyms for the user's words count half: the user's own wording is the better signal.
 EXPANSION_WEIGHT = 0.5
-_SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[\"“(A-Z])")
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
@@ -106,7 +105,7 @@ def _sentences(text: str, base: int, start: int, end: int) -> list[tuple[int, in
     if len(local) <= MAX_QUOTE_CHARS:
         return [_strip(text, base, start, end)]
     spans, pos = [], 0
-    for m in _SENTENCE.finditer(local):
+    for m in SENTENCE_END.finditer(local):
         spans.append(_strip(text, base, start + pos, start + m.start()))
         pos = m.end()
     spans.append(_strip(text, base, start + pos, end))

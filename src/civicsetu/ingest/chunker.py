@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from civicsetu.types import Chunk, Document, Provision
 
-_SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[\"“(A-Z0-9^])")
+# Where statute text may be cut between sentences: after . ; : before a capital, a quote,
+# a bracketed marker, a number or an amendment mark.
+SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[\"“(A-Z0-9^])")
 
 
 @dataclass(slots=True)
@@ -97,7 +99,7 @@ def _rstrip(text: str, start: int, end: int) -> int:
 def _sentence_windows(path: str, start: int, end: int, text: str,
                       max_chars: int) -> list[_Piece]:
     """Pack the sentences of ``text[start:end]`` into windows of at most ``max_chars``."""
-    bounds = [start] + [start + m.start() for m in _SENTENCE_END.finditer(text[start:end])]
+    bounds = [start] + [start + m.start() for m in SENTENCE_END.finditer(text[start:end])]
     segments: list[tuple[int, int]] = []
     for i, s in enumerate(bounds):
         e = bounds[i + 1] if i + 1 < len(bounds) else end
