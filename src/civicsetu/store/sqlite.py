@@ -195,11 +195,6 @@ class SQLiteStore:
             (doc_id, section)).fetchall()
         return [_provision(r) for r in rows]
 
-    def sections_named(self, section: str) -> list[str]:
-        """Documents that have a section (or rule, article) with this path."""
-        return [r[0] for r in self._conn.execute(
-            "SELECT doc_id FROM provisions WHERE path = ? ORDER BY doc_id", (section,))]
-
     def chunks(self, rowids: Sequence[int]) -> list[ChunkRow]:
         if not rowids:
             return []
