@@ -14,7 +14,7 @@ from typing import Literal
 import numpy as np
 
 from civicsetu.config import Settings
-from civicsetu.embed.base import Embedder
+from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.query import QueryAnalysis, analyze, fts_query
 from civicsetu.store.base import ChunkRow, DocumentInfo
@@ -68,26 +68,20 @@ class Searcher:
         analysis = analyze(query, [d for d in self.documents if d.id in allowed])
         timings["analyze"] = _ms(t0)
 
-        lists: list[list[int]] = []
-        best_cosine: float | None = None
-        if mode in ("hybrid", "bm25"):
-            t = time.perf_counter()
-            lists.append(self._keyword(analysis, allowed))
-            timings["bm25"] = _ms(t)
+        query_vector = None
         if mode in ("hybrid", "dense"):
             t = time.perf_counter()
-            dense, best_cosine = self._dense(analysis, allowed)
-            lists.append(dense)
-            timings["dense"] = _ms(t)
+            query_vector = self.embedder.embed_query(analysis.dense_text)
+            timings["embed"] = _ms(t)
+        lists, best_cosine = self._lists(analysis, mode, query_vector, allowed, timings)
 
         t = time.perf_counter()
-        fused = self._fuse(lists, analysis.named_docs if mode != "bm25" else [])
-        hits = self._hits(fused)
+        hits = self._hits(self._fuse(lists), analysis.named_docs if mode != "bm25" else [])
         named = [d for d in analysis.named_docs if d in allowed]
         if len(named) >= 2:
             # A comparison: rank each named document on its own and interleave them, so
             # one Act's many near-matches cannot crowd the other out of the top ranks.
-            per_doc = [self._hits(self._fuse(self._lists(analysis, {d}, mode), []))
+            per_doc = [self._hits(self._fuse(self._lists(analysis, mode, query_vector, {d})[0]), [])
                        for d in named]
             hits = _interleave(per_doc, hits)
         pinned = self._pinned(analysis, allowed, hits)
@@ -119,17 +113,33 @@ class Searcher:
                              "`civicsetu documents` lists what is there")
         return {d.id for d in docs}
 
-    def _lists(self, analysis: QueryAnalysis, allowed: set[str], mode: Mode) -> list[list[int]]:
-        lists = []
-        if mode in ("hybrid", "bm25"):
+    def _lists(self, analysis: QueryAnalysis, mode: Mode, query_vector: Vectors | None,
+               allowed: set[str], timings: dict[str, float] | None = None,
+               ) -> tuple[list[list[int]], float | None]:
+        """Ranked chunk rowids from BM25 (unless dense-only) and dense (given a vector)."""
+        lists: list[list[int]] = []
+        best_cosine: float | None = None
+        if mode != "dense":
+            t = time.perf_counter()
             lists.append(self._keyword(analysis, allowed))
-        if mode in ("hybrid", "dense"):
-            lists.append(self._dense(analysis, allowed)[0])
-        return lists
+            if timings is not None:
+                timings["bm25"] = _ms(t)
+        if query_vector is not None:
+            t = time.perf_counter()
+            dense, best_cosine = self._dense(query_vector, allowed)
+            lists.append(dense)
+            if timings is not None:
+                timings["dense"] = _ms(t)
+        return lists, best_cosine
 
-    def _hits(self, fused: dict[int, float]) -> list[Hit]:
-        rows = {r.rowid: r for r in self.store.chunks(list(fused))}
-        return _collapse([(rows[i], s) for i, s in fused.items() if i in rows])
+    def _hits(self, fused: dict[int, float], named_docs: list[str]) -> list[Hit]:
+        """Fetch the fused chunks once; prefer named documents; one hit per provision."""
+        k = self.settings.rrf_k
+        scored = []
+        for row in self.store.chunks(list(fused)):
+            bonus = NAMED_DOC_WEIGHT / (k + 1) if row.doc_id in named_docs else 0.0
+            scored.append((row, fused[row.rowid] + bonus))
+        return _collapse(scored)
 
     def _keyword(self, analysis: QueryAnalysis, allowed: set[str]) -> list[int]:
         terms = analysis.terms + [w for e in analysis.expansions for w in e.split()]
@@ -140,11 +150,11 @@ class Searcher:
         return [rowid for rowid, _ in
                 self.store.keyword_search(query, self.settings.candidates, scope)]
 
-    def _dense(self, analysis: QueryAnalysis, allowed: set[str]) -> tuple[list[int], float]:
+    def _dense(self, query_vector: Vectors, allowed: set[str]) -> tuple[list[int], float]:
         index = self.store.vector_index(self.embedder.model_id)
         if index.matrix.size == 0:
             return [], 0.0
-        scores = index.matrix @ self.embedder.embed_query(analysis.dense_text)
+        scores = index.matrix @ query_vector
         if len(allowed) < len(self.documents):
             scores = np.where(np.isin(index.doc_ids, sorted(allowed)), scores, -np.inf)
         n = min(self.settings.candidates, len(scores))
@@ -154,19 +164,14 @@ class Searcher:
         best = float(scores[top[0]]) if len(top) else 0.0
         return [int(index.rowids[i]) for i in top], best
 
-    def _fuse(self, lists: list[list[int]], named_docs: list[str]) -> dict[int, float]:
+    def _fuse(self, lists: list[list[int]]) -> dict[int, float]:
+        """Reciprocal-rank fusion of ranked rowid lists."""
         k = self.settings.rrf_k
         fused: dict[int, float] = {}
         for ranked in lists:
             for rank, rowid in enumerate(ranked, start=1):
                 fused[rowid] = fused.get(rowid, 0.0) + 1.0 / (k + rank)
-        if not fused:
-            return fused
-        if named_docs:
-            for row in self.store.chunks(list(fused)):
-                if row.doc_id in named_docs:
-                    fused[row.rowid] += NAMED_DOC_WEIGHT / (k + 1)
-        return dict(sorted(fused.items(), key=lambda kv: -kv[1]))
+        return fused
 
     def _pinned(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit]) -> list[Hit]:
         pinned: list[Hit] = []
@@ -237,7 +242,7 @@ def _collapse(scored: list[tuple[ChunkRow, float]]) -> list[Hit]:
     best: dict[str, Hit] = {}
     for row, score in scored:
         key = f"{row.doc_id}#{row.provision_path}"
-        if key not in best:
+        if key not in best or score > best[key].score:
             best[key] = _hit(row, score, {"rrf": score})
     return sorted(best.values(), key=lambda h: -h.score)
 
