@@ -17,7 +17,7 @@ from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.errors import CivicSetuError, InputError
 from civicsetu.ingest.chunker import display_path
-from civicsetu.ingest.pipeline import SourceSpec
+from civicsetu.ingest.pipeline import SourceSpec, bundled_specs
 from civicsetu.search.hybrid import Mode, SearchFilters
 from civicsetu.serialize import answer_to_dict, hit_to_dict, provision_to_dict
 from civicsetu.types import DocType
@@ -96,7 +96,6 @@ def ingest_cmd(
         raise InputError(f"unknown --doc-type {doc_type!r}")
     specs: list[SourceSpec] = []
     if bundled:
-        from civicsetu.ingest.pipeline import bundled_specs
         specs += bundled_specs()
     specs += [SourceSpec(p, jurisdiction=jurisdiction, doc_type=DocType(doc_type))
               for p in paths or []]

@@ -53,6 +53,3 @@ class Settings(BaseSettings):
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"
 
-
-def load_settings(**overrides: object) -> Settings:
-    return Settings(**overrides)  # type: ignore[arg-type]

@@ -173,7 +173,6 @@ class Hit:
     start: int
     end: int
     score: float
-    title: str = ""
     pinned: bool = False
     sources: dict[str, float] = field(default_factory=dict)
 
