@@ -82,3 +82,8 @@ def small_act(tmp_path: Path) -> Path:
 def empty_engine(tmp_path: Path) -> Iterator[Engine]:
     with Engine(Settings(home=tmp_path / "home")) as engine:
         yield engine
+
+
+@pytest.fixture()
+def small_act_text() -> str:
+    return SMALL_ACT

@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     chunk_min_chars: int = Field(
         default=120, ge=0, description="Fragments shorter than this merge into a neighbour."
     )
+    max_source_mb: int = Field(
+        default=200, ge=1, description="Source files larger than this are refused (MiB)."
+    )
     rrf_k: int = Field(default=60, ge=1, description="Reciprocal-rank-fusion constant.")
     candidates: int = Field(
         default=60, ge=10, description="Hits taken from each of BM25 and dense before fusion."

@@ -46,6 +46,11 @@ class DocType(StrEnum):
 
 class ProvisionKind(StrEnum):
     SECTION = "section"
+    RULE = "rule"
+    REGULATION = "regulation"
+    ARTICLE = "article"
+    SCHEDULE = "schedule"
+    FORM = "form"
     SUBSECTION = "subsection"
     CLAUSE = "clause"
     SUBCLAUSE = "subclause"
@@ -74,6 +79,7 @@ class Document:
     aliases: tuple[str, ...] = ()
     effective_date: date | None = None
     parent_id: str | None = None
+    page_starts: tuple[int, ...] = ()
 
     @property
     def content_hash(self) -> str:
@@ -100,6 +106,8 @@ class Provision:
     footnotes: tuple[Footnote, ...] = ()
     valid_from: date | None = None
     valid_to: date | None = None
+    page: int | None = None
+    page_end: int | None = None
 
     @property
     def id(self) -> str:
@@ -148,9 +156,61 @@ class EdgeType(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Edge:
+    """A directed graph edge between provision ids (``doc#path``) or document ids."""
+
     src: str
     dst: str
     type: EdgeType
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A reference printed in ``src`` (``sub-section (1) of section 71``), with its span.
+
+    ``target_doc`` is the referenced document's id when it is known (the same document,
+    the parent Act of a rule, or a named Act in the corpus); ``target_name`` keeps a named
+    Act's words when it is not. Resolution to an existing provision happens in the store,
+    so a reference to an Act ingested later resolves then.
+    """
+
+    src: str
+    start: int
+    end: int
+    text: str
+    target_path: str
+    target_doc: str | None = None
+    target_name: str = ""
+    derived: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """``term`` is defined by the provision ``provision_id`` (``allottee`` -> ``s.2(d)``)."""
+
+    term: str
+    provision_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Amendment:
+    """An amendment footnote: what was done to ``provision_id``, by which Act, from when."""
+
+    provision_id: str
+    action: str  # substituted | inserted | omitted | amended | repealed
+    by: str
+    effective: date | None
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class DatedEvent:
+    """A date printed in the document: enactment, commencement or an effective date."""
+
+    doc_id: str
+    kind: str  # enacted | commencement | effective
+    on: date
+    provision_path: str | None
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +220,10 @@ class ParsedDocument:
     chunks: tuple[Chunk, ...]
     edges: tuple[Edge, ...]
     warnings: tuple[str, ...] = ()
+    references: tuple[Reference, ...] = ()
+    definitions: tuple[Definition, ...] = ()
+    amendments: tuple[Amendment, ...] = ()
+    dates: tuple[DatedEvent, ...] = ()
 
 
 @dataclass(slots=True)

@@ -13,8 +13,8 @@ from civicsetu.ingest.loader import derived_aliases, load_document, short_title
         ("blank.txt", b"  \n\n\t\n", "white space"),
         ("junk.md", b"\x00\x01\x02binary", "binary"),
         ("latin1.txt", "Section 1 – café".encode("cp1252"), "UTF-8"),
-        ("scan.pdf", b"%PDF-1.7 junk", "not supported yet"),
-        ("page.html", b"<html></html>", "not supported yet"),
+        ("scan.pdf", b"%PDF-1.7 junk", "not a readable PDF"),
+        ("page.html", b"<html></html>", "no visible text"),
         ("data.xlsx", b"PK", "unknown file type"),
     ],
 )

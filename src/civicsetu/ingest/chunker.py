@@ -66,7 +66,7 @@ def embedding_text(document: Document, section: Provision, provision: Provision,
 def display_path(path: str) -> str:
     """``s.18(1)(b)`` -> ``Section 18(1)(b)``; ``r.7`` -> ``Rule 7``."""
     names = {"s.": "Section ", "r.": "Rule ", "reg.": "Regulation ", "art.": "Article ",
-             "cl.": "Clause ", "p.": "Paragraph "}
+             "cl.": "Clause ", "sch.": "Schedule ", "form.": "Form ", "p.": "Paragraph "}
     for prefix, name in names.items():
         if path.startswith(prefix):
             return name + path[len(prefix):]

@@ -33,10 +33,11 @@ KIND_OF_LEVEL: dict[Level, ProvisionKind] = {
 }
 
 # A paragraph opens a provision when it starts with a marker, optionally behind an
-# amendment bracket such as ``^1[`` (India Code prints inserted text that way).
+# amendment bracket such as ``^1[`` (India Code prints inserted text that way; text taken
+# from PDFs prints it ``1 [`` and spaces the marker out as ``( a )``).
 PARAGRAPH_MARKER = re.compile(
-    r"""^[ \t]*(?:\^[\w*]{1,4}\s*)?\[?[ \t]*
-        \((?P<token>\d{1,3}[A-Z]{0,3}|[a-z]{1,4}|[A-Z]{1,4})\)
+    r"""^[ \t]*(?:\^[\w*]{1,4}\s*|\d{1,3}[ \t]*(?=\[))?\[?[ \t]*
+        \([ \t]?(?P<token>\d{1,3}[A-Z]{0,3}|[a-z]{1,4}|[A-Z]{1,4})[ \t]?\)
         (?=[\s"“'‘A-Za-z—–-]|$)""",
     re.VERBOSE | re.MULTILINE,
 )

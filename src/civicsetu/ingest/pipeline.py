@@ -9,13 +9,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder
 from civicsetu.errors import CivicSetuError, SourceError
 from civicsetu.ingest.chunker import chunk_document
-from civicsetu.ingest.loader import load_document
+from civicsetu.ingest.loader import load_source
 from civicsetu.ingest.statute import parse_provisions
 from civicsetu.store.sqlite import SQLiteStore
 from civicsetu.types import DocType, Document, Edge, EdgeType, ParsedDocument
@@ -34,6 +35,10 @@ class SourceSpec:
     jurisdiction: str = "IN"
     doc_type: DocType = DocType.ACT
     aliases: tuple[str, ...] = ()
+    title: str | None = None
+    effective_date: date | None = None
+    parent_id: str | None = None
+    max_pages: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +54,8 @@ class IngestReport:
 
 
 def parse_document(document: Document, settings: Settings) -> ParsedDocument:
-    provisions, warnings = parse_provisions(document.id, document.text)
+    provisions, warnings = parse_provisions(document.id, document.text, document.doc_type,
+                                            document.page_starts)
     if not provisions:
         raise SourceError(f"{document.source}: no text found to index")
     chunks = chunk_document(document, provisions, max_chars=settings.chunk_max_chars,
@@ -75,8 +81,11 @@ def ingest(specs: Sequence[SourceSpec], store: SQLiteStore, embedder: Embedder,
 
 def _ingest_one(spec: SourceSpec, store: SQLiteStore, embedder: Embedder, settings: Settings,
                 force: bool, on_progress: ProgressCallback | None) -> IngestReport:
-    document = load_document(spec.path, doc_id=spec.doc_id, jurisdiction=spec.jurisdiction,
-                             doc_type=spec.doc_type, extra_aliases=spec.aliases)
+    document, read_warnings = load_source(
+        spec.path, doc_id=spec.doc_id, title=spec.title, jurisdiction=spec.jurisdiction,
+        doc_type=spec.doc_type, extra_aliases=spec.aliases,
+        effective_date=spec.effective_date, parent_id=spec.parent_id,
+        max_pages=spec.max_pages, max_bytes=settings.max_source_mb * 2**20)
     previous = store.document_hash(document.id)
     if previous == document.content_hash and not force:
         if on_progress:
@@ -102,7 +111,7 @@ def _ingest_one(spec: SourceSpec, store: SQLiteStore, embedder: Embedder, settin
         str(spec.path), document.id, "updated" if previous else "added",
         provisions=len(parsed.provisions), chunks=len(parsed.chunks),
         embedded=len(new_vectors), reused=len(parsed.chunks) - len(new_vectors),
-        message="; ".join(parsed.warnings),
+        message="; ".join(read_warnings + parsed.warnings),
     )
 
 

@@ -1,8 +1,10 @@
-"""Markdown / plain-text statutes -> a provision tree with exact character spans.
+"""Document text -> a provision tree with exact character spans.
 
-The input is the India Code Markdown form (``## Section 18 - Title.`` headings, numbered
-paragraphs as printed, ``### Footnotes`` under a section). Every provision records
-``start``/``end`` offsets into the document text so any quote can be checked later.
+``units.find_units`` finds the top-level units (sections, rules, clauses ...) in any
+numbering style; this module nests the numbered paragraphs inside each one (``(1)``,
+``(a)``, ``(i)`` ...) and attaches ``### Footnotes`` blocks of the India Code Markdown.
+Every provision records ``start``/``end`` offsets into the document text so any quote
+can be checked later.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from civicsetu.ingest.markers import (
     INTRO_ENDINGS,
@@ -21,31 +23,25 @@ from civicsetu.ingest.markers import (
     classify,
     is_sequence_start,
 )
-from civicsetu.types import Footnote, Provision, ProvisionKind
+from civicsetu.ingest.readers.base import page_at
+from civicsetu.ingest.units import find_units
+from civicsetu.types import DocType, Footnote, Provision, ProvisionKind
 
 log = logging.getLogger(__name__)
 
-UNIT_HEADING = re.compile(
-    r"^#{2,3}[ \t]+(?P<unit>Section|Rule|Regulation|Article|Clause)[ \t]+"
-    r"(?P<num>\d{1,4}(?:-?[A-Z]{1,3})?(?:\.\d+)*)[ \t]*(?:[-–—.:][ \t]*(?P<title>.*?))?[ \t]*$",
-    re.MULTILINE | re.IGNORECASE,
-)
 ANY_HEADING = re.compile(r"^#{1,6}[ \t]+.*$", re.MULTILINE)
 FOOTNOTES_HEADING = re.compile(r"^#{2,4}[ \t]+Footnotes[ \t]*$", re.MULTILINE | re.IGNORECASE)
 FOOTNOTE_ENTRY = re.compile(r"^(?P<marker>\d{1,3}|\*{1,3})\.[ \t]+", re.MULTILINE)
 # A blank line ends a paragraph; so does a line break before a numbering marker when the
 # line before it closes a clause (``...;`` ``...; and`` ``...:—``). A wrapped line that
 # merely starts with ``(a) of sub-section`` follows no such ending and is left alone.
-_MARKER_AHEAD = r"(?=[ \t]*(?:\^[\w*]{1,4})?\[?\((?:\d{1,3}[A-Z]{0,3}|[a-zA-Z]{1,4})\))"
+_MARKER_AHEAD = (r"(?=[ \t]*(?:\^[\w*]{1,4}|\d{1,3}[ \t]*(?=\[))?\[?[ \t]*"
+                 r"\([ \t]?(?:\d{1,3}[A-Z]{0,3}|[a-zA-Z]{1,4})[ \t]?\))")
 PARAGRAPH_BREAK = re.compile(
     r"\n[ \t]*\n"
-    r"|(?<=[;:.—–-])[ \t]*\n" + _MARKER_AHEAD
+    r"|(?<=[;:.—–\]-])[ \t]*\n" + _MARKER_AHEAD
     + r"|(?:(?<=; and)|(?<=; or)|(?<=;and)|(?<=;or))[ \t]*\n" + _MARKER_AHEAD
 )
-
-PATH_PREFIX = {"section": "s.", "rule": "r.", "regulation": "reg.", "article": "art.",
-               "clause": "cl."}
-
 
 @dataclass(slots=True)
 class _Node:
@@ -59,33 +55,40 @@ class _Node:
     children: list[_Node] = field(default_factory=list)
 
 
-def parse_provisions(doc_id: str, text: str) -> tuple[list[Provision], list[str]]:
+def parse_provisions(doc_id: str, text: str, doc_type: DocType = DocType.ACT,
+                     page_starts: tuple[int, ...] = ()) -> tuple[list[Provision], list[str]]:
     """All provisions of ``text`` in document order, and warnings for the user."""
-    headings = list(UNIT_HEADING.finditer(text))
-    if not headings:
+    units = find_units(text, doc_type)
+    if not units:
         log.warning("no_section_boundaries_found doc=%s; using paragraph fallback", doc_id)
-        return _paragraph_fallback(doc_id, text), [
+        return _with_pages(_paragraph_fallback(doc_id, text), page_starts), [
             f"{doc_id}: no numbered sections found; indexed paragraph by paragraph"
         ]
     provisions: list[Provision] = []
     seen: set[str] = set()
     warnings: list[str] = []
-    for i, heading in enumerate(headings):
-        body_end = _next_heading_start(text, heading.end(), headings[i + 1].start()
-                                       if i + 1 < len(headings) else len(text))
-        unit = heading.group("unit").lower()
-        path = PATH_PREFIX[unit] + heading.group("num")
-        if path in seen:
-            warnings.append(f"{doc_id}: {path} appears twice; kept the first")
+    for i, unit in enumerate(units):
+        limit = units[i + 1].start if i + 1 < len(units) else len(text)
+        body_end = (_next_heading_start(text, unit.body_start, limit)
+                    if unit.style == "markdown" else limit)
+        if unit.path in seen:
+            warnings.append(f"{doc_id}: {unit.path} appears twice; kept the first")
             continue
-        seen.add(path)
-        title = (heading.group("title") or "").strip().rstrip(".").strip()
-        body_start, body_end, notes = _split_footnotes(text, heading.end(), body_end)
+        seen.add(unit.path)
+        body_start, body_end, notes = _split_footnotes(text, unit.body_start, body_end)
         body_start, body_end = _trim(text, body_start, body_end)
-        section = _Node(path, ProvisionKind.SECTION, None, "", body_start, body_end, title)
+        section = _Node(unit.path, unit.kind, None, "", body_start, body_end, unit.title)
         _build_tree(section, text)
         provisions.extend(_flatten(doc_id, text, section, notes))
-    return provisions, warnings
+    return _with_pages(provisions, page_starts), warnings
+
+
+def _with_pages(provisions: list[Provision], page_starts: tuple[int, ...]) -> list[Provision]:
+    if not page_starts:
+        return provisions
+    return [replace(p, page=page_at(page_starts, p.start),
+                    page_end=page_at(page_starts, max(p.start, p.end - 1)))
+            for p in provisions]
 
 
 def _next_heading_start(text: str, pos: int, limit: int) -> int:
@@ -136,7 +139,9 @@ def _build_tree(section: _Node, text: str) -> None:
     stack: list[_Node] = [section]
     previous_text = ""
     for p_start, p_end in _paragraphs(text, section.start, section.end):
-        m = PARAGRAPH_MARKER.match(text, p_start, p_end)
+        # A slice, not match(text, pos): ``^`` would not match mid-line, and an Act printed
+        # ``18. Title.—(1) If ...`` opens its first sub-section right after the dash.
+        m = PARAGRAPH_MARKER.match(text[p_start:p_end])
         if m:
             token = m.group("token")
             open_levels = [OpenLevel(n.level, n.token) for n in stack if n.level is not None]
@@ -197,13 +202,13 @@ def _flatten(doc_id: str, text: str, section: _Node,
             doc_id=doc_id,
             path=node.path,
             kind=node.kind,
-            title=node.title if node.kind is ProvisionKind.SECTION else "",
+            title=node.title if node.level is None else "",
             start=node.start,
             end=node.end,
             text=text[node.start:node.end],
             parent_path=parent,
             ordinal=ordinal,
-            footnotes=notes if node.kind is ProvisionKind.SECTION else (),
+            footnotes=notes if node.level is None else (),
         )
         for child in node.children:
             yield from walk(child, node.path)
