@@ -249,6 +249,68 @@ def show_cmd(
         out.print(f"[dim]{note.marker}. {note.text}[/dim]", highlight=False)
 
 
+graph_app = typer.Typer(help="The citation graph: what cites what, and what derives from "
+                                  "what.", no_args_is_help=True)
+app.add_typer(graph_app, name="graph")
+
+
+@graph_app.command("stats")
+def graph_stats_cmd(home: HomeOpt = None, as_json: JsonFlag = False) -> None:
+    """Count documents, provisions, edges by type, and resolved vs unresolved references."""
+    with _engine(home) as engine:
+        stats = engine.store.graph_stats()
+    if as_json:
+        _print_json(asdict(stats))
+        return
+    table = Table("measure", "count")
+    table.add_row("documents", str(stats.documents))
+    table.add_row("provisions", str(stats.provisions))
+    for edge_type, n in stats.edges.items():
+        table.add_row(f"edges {edge_type}", str(n))
+    table.add_row("references resolved", str(stats.references_resolved))
+    table.add_row("  of which to the enclosing section", str(stats.references_to_section))
+    table.add_row("references unresolved (target not ingested)",
+                  str(stats.references_unresolved))
+    table.add_row("definitions", str(stats.definitions))
+    table.add_row("amendment notes", str(stats.amendments))
+    table.add_row("dates", str(stats.dates))
+    out.print(table)
+
+
+@graph_app.command("show")
+def graph_show_cmd(
+    node: Annotated[str, typer.Argument(
+        metavar="DOC#PATH", help="A provision id, or a document id for its document links.")],
+    home: HomeOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """List a provision's edges: references out and in, derived-from both ways,
+    definitions, parts, and the references whose target is not in the corpus."""
+    with _engine(home) as engine:
+        if "#" in node:
+            engine.show(node)  # a clear error for an unknown provision
+        else:
+            engine.store.document(node)
+        out_edges = engine.store.edges(node, "out")
+        in_edges = engine.store.edges(node, "in")
+        unresolved = engine.store.unresolved_references(node) if "#" in node else []
+    if as_json:
+        _print_json({"node": node, "out": [asdict(e) for e in out_edges],
+                     "in": [asdict(e) for e in in_edges],
+                     "unresolved": [asdict(e) for e in unresolved]})
+        return
+    out.print(f"[bold]{node}[/bold]")
+    for title, edges, arrow in (("out", out_edges, "->"), ("in", in_edges, "<-")):
+        for e in edges:
+            other = e.dst if arrow == "->" else e.src
+            note = f'  [dim]"{e.text}"[/dim]' if e.text else ""
+            out.print(f"  {arrow} {e.type:<12} {other}{note}", highlight=False)
+        if not edges:
+            out.print(f"  [dim]no {title}going edges[/dim]")
+    for e in unresolved:
+        out.print(f"  -> UNRESOLVED   {e.dst}  [dim]\"{e.text}\"[/dim]", highlight=False)
+
+
 @app.command("eval")
 def eval_cmd(
     dataset: Annotated[Path, typer.Argument(help="JSONL with query, gold_provisions, "

@@ -31,4 +31,7 @@ def answer_to_dict(a: Answer) -> dict[str, Any]:
 def provision_to_dict(p: Provision, title: str = "") -> dict[str, Any]:
     return {"id": p.id, "path": p.path, "kind": p.kind.value, "title": title or p.title,
             "text": p.text, "start": p.start, "end": p.end, "parent": p.parent_path,
-            "footnotes": [{"marker": f.marker, "text": f.text} for f in p.footnotes]}
+            "footnotes": [{"marker": f.marker, "text": f.text} for f in p.footnotes],
+            "page": p.page, "page_end": p.page_end,
+            "valid_from": p.valid_from.isoformat() if p.valid_from else None,
+            "valid_to": p.valid_to.isoformat() if p.valid_to else None}

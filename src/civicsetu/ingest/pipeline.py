@@ -16,7 +16,9 @@ from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder
 from civicsetu.errors import CivicSetuError, SourceError
 from civicsetu.ingest.chunker import chunk_document
+from civicsetu.ingest.enrich import extract_amendments, extract_dates, extract_definitions
 from civicsetu.ingest.loader import load_source
+from civicsetu.ingest.references import extract_references
 from civicsetu.ingest.statute import parse_provisions
 from civicsetu.store.sqlite import SQLiteStore
 from civicsetu.types import DocType, Document, Edge, EdgeType, ParsedDocument
@@ -62,7 +64,14 @@ def parse_document(document: Document, settings: Settings) -> ParsedDocument:
                             min_chars=settings.chunk_min_chars)
     edges = tuple(Edge(f"{document.id}#{p.parent_path}", p.id, EdgeType.HAS_PART)
                   for p in provisions if p.parent_path is not None)
-    return ParsedDocument(document, tuple(provisions), tuple(chunks), edges, tuple(warnings))
+    amendments = extract_amendments(document, provisions)
+    return ParsedDocument(
+        document, tuple(provisions), tuple(chunks), edges, tuple(warnings),
+        references=tuple(extract_references(document, provisions)),
+        definitions=tuple(extract_definitions(provisions)),
+        amendments=tuple(amendments),
+        dates=tuple(extract_dates(document, provisions, amendments)),
+    )
 
 
 def ingest(specs: Sequence[SourceSpec], store: SQLiteStore, embedder: Embedder,
@@ -76,6 +85,8 @@ def ingest(specs: Sequence[SourceSpec], store: SQLiteStore, embedder: Embedder,
             log.warning("ingest_failed source=%s error=%s", spec.path, exc)
             reports.append(IngestReport(str(spec.path), spec.doc_id or spec.path.stem,
                                         "failed", message=str(exc)))
+    if any(r.status in {"added", "updated"} for r in reports):
+        store.resolve_references()
     return reports
 
 

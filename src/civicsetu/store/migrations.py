@@ -68,6 +68,47 @@ MIGRATIONS: list[tuple[str, str]] = [
         ) WITHOUT ROWID;
         CREATE INDEX edges_by_dst ON edges(dst, type);
     """),
+    ("0002_graph_and_pages", """
+        ALTER TABLE provisions ADD COLUMN page INTEGER;
+        ALTER TABLE provisions ADD COLUMN page_end INTEGER;
+        CREATE TABLE refs (
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            src TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            target_doc TEXT,
+            target_path TEXT NOT NULL,
+            target_name TEXT NOT NULL DEFAULT '',
+            derived INTEGER NOT NULL DEFAULT 0,
+            dst TEXT
+        );
+        CREATE INDEX refs_by_src ON refs(src);
+        CREATE INDEX refs_by_dst ON refs(dst);
+        CREATE TABLE definitions (
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            term TEXT NOT NULL,
+            provision_id TEXT NOT NULL,
+            PRIMARY KEY (doc_id, term)
+        ) WITHOUT ROWID;
+        CREATE INDEX definitions_by_term ON definitions(term);
+        CREATE TABLE amendments (
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            provision_id TEXT NOT NULL,
+            action TEXT NOT NULL,
+            by_text TEXT NOT NULL,
+            effective TEXT,
+            note TEXT NOT NULL
+        );
+        CREATE INDEX amendments_by_provision ON amendments(provision_id);
+        CREATE TABLE dates (
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            on_date TEXT NOT NULL,
+            provision_path TEXT,
+            text TEXT NOT NULL
+        );
+    """),
 ]
 
 

@@ -18,9 +18,12 @@ import numpy as np
 import numpy.typing as npt
 
 from civicsetu.errors import NotFoundError, StoreError
+from civicsetu.store import sqlite_graph as graph
 from civicsetu.store.base import ChunkRow, DocumentInfo, VectorIndex
 from civicsetu.store.migrations import apply_migrations, known_migrations
 from civicsetu.types import (
+    Amendment,
+    DatedEvent,
     DocType,
     Document,
     Footnote,
@@ -32,7 +35,7 @@ from civicsetu.types import (
 
 _PROVISION_COLUMNS = ('p.doc_id, p.path, p.kind, p.title, p.start, p."end", '
                       'substr(d.text, p.start + 1, p."end" - p.start), p.parent_path, '
-                      'p.ordinal, p.footnotes, p.valid_from, p.valid_to')
+                      'p.ordinal, p.footnotes, p.valid_from, p.valid_to, p.page, p.page_end')
 _CHUNK_COLUMNS = 'rowid, id, doc_id, provision_path, section, start, "end", text'
 
 
@@ -110,12 +113,13 @@ class SQLiteStore:
                  _iso(doc.effective_date), doc.parent_id, doc.content_hash, doc.text, now))
             c.executemany(
                 'INSERT INTO provisions (id, doc_id, path, section, parent_path, kind, title,'
-                ' start, "end", ordinal, footnotes, valid_from, valid_to)'
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                ' start, "end", ordinal, footnotes, valid_from, valid_to, page, page_end)'
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [(p.id, p.doc_id, p.path, p.section, p.parent_path, p.kind.value, p.title,
                   p.start, p.end, p.ordinal,
                   json.dumps([[f.marker, f.text] for f in p.footnotes]),
-                  _iso(p.valid_from), _iso(p.valid_to)) for p in parsed.provisions])
+                  _iso(p.valid_from), _iso(p.valid_to), p.page, p.page_end)
+                 for p in parsed.provisions])
             titles = {p.path: p.title for p in parsed.provisions if p.parent_path is None}
             c.executemany(
                 "INSERT OR IGNORE INTO embeddings (model_id, text_hash, vector) VALUES (?,?,?)",
@@ -133,7 +137,9 @@ class SQLiteStore:
                            ch.text))
             c.executemany("INSERT OR IGNORE INTO edges (src, dst, type, doc_id) "
                           "VALUES (?,?,?,?)",
-                          [(e.src, e.dst, e.type.value, doc.id) for e in parsed.edges])
+                          [(e.src, e.dst, e.type.value, doc.id)
+                           for e in graph.static_edges(parsed)])
+            graph.write_metadata(c, parsed)
 
     def delete_document(self, doc_id: str) -> bool:
         with self._transaction() as c:
@@ -144,6 +150,36 @@ class SQLiteStore:
         c.execute("DELETE FROM chunks_fts WHERE rowid IN "
                   "(SELECT rowid FROM chunks WHERE doc_id = ?)", (doc_id,))
         return c.execute("DELETE FROM documents WHERE id = ?", (doc_id,)).rowcount > 0
+
+    def resolve_references(self) -> None:
+        with self._transaction() as c:
+            graph.resolve_references(c)
+
+    # --- graph and metadata -------------------------------------------------------------
+
+    def edges(self, node: str, direction: str = "out",
+              types: Sequence[str] | None = None) -> list[graph.GraphEdge]:
+        return graph.edges_of(self._conn, node, direction, types)
+
+    def unresolved_references(self, node: str) -> list[graph.GraphEdge]:
+        return graph.unresolved_references(self._conn, node)
+
+    def neighbourhood(self, start: Sequence[str], hops: int,
+                      types: Sequence[str]) -> dict[str, int]:
+        return graph.neighbourhood(self._conn, start, hops, types)
+
+    def definitions_for(self, terms: Sequence[str],
+                        doc_ids: Sequence[str] | None = None) -> list[tuple[str, str]]:
+        return graph.definitions_for(self._conn, terms, doc_ids)
+
+    def amendments_of(self, provision_ids: Sequence[str]) -> list[Amendment]:
+        return graph.amendments_of(self._conn, provision_ids)
+
+    def dates_of(self, doc_id: str) -> list[DatedEvent]:
+        return graph.dates_of(self._conn, doc_id)
+
+    def graph_stats(self) -> graph.GraphStats:
+        return graph.graph_stats(self._conn)
 
     # --- reads ------------------------------------------------------------------------
 
@@ -270,4 +306,6 @@ def _provision(r: Sequence[object]) -> Provision:
         footnotes=tuple(Footnote(m, t) for m, t in json.loads(str(r[9]))),
         valid_from=date.fromisoformat(str(r[10])) if r[10] else None,
         valid_to=date.fromisoformat(str(r[11])) if r[11] else None,
+        page=None if r[12] is None else int(r[12]),  # type: ignore[call-overload]
+        page_end=None if r[13] is None else int(r[13]),  # type: ignore[call-overload]
     )
