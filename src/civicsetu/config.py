@@ -42,6 +42,11 @@ class Settings(BaseSettings):
     candidates: int = Field(
         default=60, ge=10, description="Hits taken from each of BM25 and dense before fusion."
     )
+    graph_expansion: bool = Field(
+        default=True,
+        description="Add citation-graph neighbours of the best provisions to the candidates "
+                    "for reference, penalty and time-limit questions (search.graph_expand).",
+    )
     top_k: int = Field(default=10, ge=1, description="Ranked provisions returned by search.")
     max_query_chars: int = Field(
         default=2000, ge=20, description="Longer queries are refused with a clear error."

@@ -1,7 +1,9 @@
 """Hybrid retrieval: BM25 (FTS5) and dense (exact cosine) fused by reciprocal rank.
 
-Then: provisions the question names are looked up and pinned first; documents the
-question names are preferred; and the sections of the best hits are expanded with their
+Then: for questions that follow references, penalties or time limits, the citation-graph
+neighbours of the best provisions join as one more ranked list (``graph_expand``);
+provisions the question names are looked up and pinned first; documents the question
+names are preferred; and the sections of the best hits are expanded with their
 other chunks so the answerer sees whole provisions, not fragments.
 """
 
@@ -16,6 +18,7 @@ import numpy as np
 from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
+from civicsetu.search.graph_expand import graph_list, wants_graph
 from civicsetu.search.query import QueryAnalysis, analyze, fts_query
 from civicsetu.store.base import ChunkRow, DocumentInfo
 from civicsetu.store.sqlite import SQLiteStore
@@ -24,6 +27,10 @@ from civicsetu.types import Hit, section_of
 Mode = Literal["hybrid", "bm25", "dense"]
 NAMED_DOC_WEIGHT = 1.0  # a named document counts like one more ranked list voting for it
 FAMILY_TOP = 3
+# The graph list votes at half weight: a neighbour joins the pool and rises next to its
+# seed, but does not displace the provisions both retrievers put first.
+GRAPH_WEIGHT = 0.5
+GRAPH_KEEPS_TOP = 2  # the two best hits keep their places; neighbours compete for the rest
 
 
 @dataclass(slots=True)
@@ -76,7 +83,18 @@ class Searcher:
         lists, best_cosine = self._lists(analysis, mode, query_vector, allowed, timings)
 
         t = time.perf_counter()
-        hits = self._hits(self._fuse(lists), analysis.named_docs if mode != "bm25" else [])
+        named_for_boost = analysis.named_docs if mode != "bm25" else []
+        hits = self._hits(self._fuse(lists), named_for_boost)
+        if self.settings.graph_expansion and wants_graph(analysis):
+            seeds = self._pinned(analysis, allowed, hits) + hits
+            neighbours = graph_list(self.store, analysis, seeds, allowed)
+            if neighbours:
+                weights = [1.0] * len(lists) + [GRAPH_WEIGHT]
+                kept = hits[:GRAPH_KEEPS_TOP]
+                kept_ids = {h.chunk_id for h in kept}
+                widened = self._hits(self._fuse([*lists, neighbours], weights), named_for_boost)
+                hits = kept + [h for h in widened if h.chunk_id not in kept_ids]
+            timings["graph"] = _ms(t)
         named = [d for d in analysis.named_docs if d in allowed]
         if len(named) >= 2:
             # A comparison: rank each named document on its own and interleave them, so
@@ -164,13 +182,15 @@ class Searcher:
         best = float(scores[top[0]]) if len(top) else 0.0
         return [int(index.rowids[i]) for i in top], best
 
-    def _fuse(self, lists: list[list[int]]) -> dict[int, float]:
-        """Reciprocal-rank fusion of ranked rowid lists."""
+    def _fuse(self, lists: list[list[int]],
+              weights: list[float] | None = None) -> dict[int, float]:
+        """Reciprocal-rank fusion of ranked rowid lists (each list weighted, default 1)."""
         k = self.settings.rrf_k
         fused: dict[int, float] = {}
-        for ranked in lists:
+        for i, ranked in enumerate(lists):
+            weight = weights[i] if weights else 1.0
             for rank, rowid in enumerate(ranked, start=1):
-                fused[rowid] = fused.get(rowid, 0.0) + 1.0 / (k + rank)
+                fused[rowid] = fused.get(rowid, 0.0) + weight / (k + rank)
         return fused
 
     def _pinned(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit]) -> list[Hit]:

@@ -245,6 +245,14 @@ class SQLiteStore:
                                   "AND section = ? ORDER BY ordinal", (doc_id, section))
         return [ChunkRow(*r) for r in rows]
 
+    def chunk_covering(self, doc_id: str, path: str) -> int | None:
+        """The first chunk of ``doc_id`` overlapping provision ``path`` (its rowid)."""
+        row = self._conn.execute(
+            'SELECT c.rowid FROM chunks c JOIN provisions p ON p.doc_id = c.doc_id AND p.path = ?'
+            ' WHERE c.doc_id = ? AND c.section = p.section AND c.start < p."end"'
+            ' AND c."end" > p.start ORDER BY c.ordinal LIMIT 1', (path, doc_id)).fetchone()
+        return int(row[0]) if row else None
+
     def keyword_search(self, fts_query: str, limit: int,
                        doc_ids: Sequence[str] | None = None) -> list[tuple[int, float]]:
         """BM25 over chunk text (title weighted 2x); lower bm25() is better, so negate."""
