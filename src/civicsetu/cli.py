@@ -79,26 +79,38 @@ def _print_json(obj: Any) -> None:
 @app.command("ingest")
 def ingest_cmd(
     paths: Annotated[list[Path] | None, typer.Argument(
-        help="Markdown or text files to index.", show_default=False)] = None,
+        help="Files to index: .pdf, .html, .docx, .md or .txt.", show_default=False)] = None,
     bundled: Annotated[bool, typer.Option(
         "--bundled", help="Index the 11 Acts that ship with CivicSetu.")] = False,
+    registry: Annotated[Path | None, typer.Option(
+        "--registry", help="A TOML registry of documents (paths or URLs, jurisdiction, type, "
+                           "effective date, max_pages, parent Act); see docs/INGESTION.md.",
+        show_default=False)] = None,
     jurisdiction: Annotated[str, typer.Option(help="Jurisdiction of PATHS.")] = "IN",
-    doc_type: Annotated[str, typer.Option("--doc-type", help="Type of PATHS.")] = "act",
+    doc_type: Annotated[str, typer.Option(
+        "--doc-type", help="Type of PATHS: act, rules, regulations, contract, other.")] = "act",
+    parent: Annotated[str | None, typer.Option(
+        "--parent", help="Parent Act id of PATHS (for rules and regulations).",
+        show_default=False)] = None,
+    max_pages: Annotated[int | None, typer.Option(
+        "--max-pages", help="Read only the first N pages of PDF PATHS (forms come after).",
+        show_default=False)] = None,
     force: Annotated[bool, typer.Option(help="Re-parse even if a file is unchanged.")] = False,
     home: HomeOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Index documents. Unchanged files are skipped; changed ones replace their old
-    version in one transaction, reusing the embeddings of unchanged text."""
-    if not paths and not bundled:
-        raise InputError("nothing to ingest; pass files or --bundled")
+    """Index documents. Unchanged files are skipped; a changed one supersedes its old
+    version in one transaction (history kept, embeddings of unchanged text reused). A file
+    that cannot be read is reported and the batch goes on."""
+    if not paths and not bundled and registry is None:
+        raise InputError("nothing to ingest; pass files, --registry FILE or --bundled")
     if doc_type not in {t.value for t in DocType}:
         raise InputError(f"unknown --doc-type {doc_type!r}")
     specs: list[SourceSpec] = []
     if bundled:
         specs += bundled_specs()
-    specs += [SourceSpec(p, jurisdiction=jurisdiction, doc_type=DocType(doc_type))
-              for p in paths or []]
+    specs += [SourceSpec(p, jurisdiction=jurisdiction, doc_type=DocType(doc_type),
+                         parent_id=parent, max_pages=max_pages) for p in paths or []]
     progress = _progress(disabled=as_json)
     with _engine(home) as engine, progress:
         task = progress.add_task("ingest", total=len(specs))
@@ -110,8 +122,10 @@ def ingest_cmd(
                 progress.update(task, completed=current[doc_id])
             progress.update(task, description=f"{doc_id[:48]}: {done}/{total} chunks")
 
-        reports = engine.ingest(specs, force=force, on_progress=on_progress)
-        progress.update(task, completed=len(specs))
+        reports = engine.ingest(specs, force=force, on_progress=on_progress) if specs else []
+        if registry is not None:
+            reports += engine.ingest_registry(registry, force=force, on_progress=on_progress)
+        progress.update(task, completed=len(reports))
     if as_json:
         for r in reports:
             _print_json(asdict(r))

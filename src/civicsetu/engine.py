@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from types import TracebackType
 
 from civicsetu.answer.extractive import answer_extractive
 from civicsetu.config import Settings
 from civicsetu.embed import Embedder, get_embedder
+from civicsetu.errors import SourceError
 from civicsetu.ingest.pipeline import (
     IngestReport,
     ProgressCallback,
@@ -69,6 +71,38 @@ class Engine:
     def ingest_bundled(self, *, force: bool = False,
                        on_progress: ProgressCallback | None = None) -> list[IngestReport]:
         return self.ingest(bundled_specs(), force=force, on_progress=on_progress)
+
+    def ingest_registry(self, registry: Path, *, force: bool = False,
+                        on_progress: ProgressCallback | None = None) -> list[IngestReport]:
+        """Ingest every document a registry file lists, downloading URLs into the cache.
+
+        A source that cannot be fetched is reported as failed; the others go on.
+        """
+        from civicsetu.ingest.download import Downloader
+        from civicsetu.ingest.registry import load_registry, to_spec
+
+        entries = load_registry(registry)
+        specs: list[SourceSpec] = []
+        failed: list[IngestReport] = []
+        downloader = Downloader(self.settings.home / "downloads") \
+            if any(e.is_url for e in entries) else None
+        try:
+            for entry in entries:
+                if not entry.is_url:
+                    specs.append(to_spec(entry, Path(entry.source)))
+                    continue
+                assert downloader is not None
+                try:
+                    fetched = downloader.fetch(entry.source, entry.sha256)
+                except SourceError as exc:
+                    failed.append(IngestReport(entry.source, entry.id, "failed",
+                                               message=str(exc)))
+                    continue
+                specs.append(to_spec(entry, fetched.path))
+        finally:
+            if downloader is not None:
+                downloader.close()
+        return failed + self.ingest(specs, force=force, on_progress=on_progress)
 
     def documents(self) -> list[DocumentInfo]:
         return self.store.documents()

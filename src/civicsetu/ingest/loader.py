@@ -61,6 +61,7 @@ def load_source(
     parent_id: str | None = None,
     max_pages: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    source: str | None = None,
 ) -> tuple[Document, tuple[str, ...]]:
     """Read any supported file into a ``Document``; also return warnings for the user."""
     extracted = read_source(path, max_pages=max_pages, max_bytes=max_bytes)
@@ -75,7 +76,7 @@ def load_source(
         id=doc_id or slugify(path.stem),
         title=short_title(name),
         text=text,
-        source=meta.get("source") or str(path),
+        source=source or meta.get("source") or str(path),
         jurisdiction=jurisdiction,
         doc_type=doc_type,
         short_title=_YEAR.sub("", short_title(name)).strip(" ,"),

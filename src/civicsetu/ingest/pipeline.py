@@ -41,6 +41,8 @@ class SourceSpec:
     effective_date: date | None = None
     parent_id: str | None = None
     max_pages: int | None = None
+    derived_from: tuple[tuple[str, str], ...] = ()  # (unit here, section of the parent)
+    origin: str | None = None  # the URL a downloaded file came from
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +57,8 @@ class IngestReport:
     message: str = ""
 
 
-def parse_document(document: Document, settings: Settings) -> ParsedDocument:
+def parse_document(document: Document, settings: Settings,
+                   derived_from: tuple[tuple[str, str], ...] = ()) -> ParsedDocument:
     provisions, warnings = parse_provisions(document.id, document.text, document.doc_type,
                                             document.page_starts)
     if not provisions:
@@ -64,6 +67,9 @@ def parse_document(document: Document, settings: Settings) -> ParsedDocument:
                             min_chars=settings.chunk_min_chars)
     edges = tuple(Edge(f"{document.id}#{p.parent_path}", p.id, EdgeType.HAS_PART)
                   for p in provisions if p.parent_path is not None)
+    if document.parent_id:
+        edges += tuple(Edge(f"{document.id}#{unit}", f"{document.parent_id}#{section}",
+                            EdgeType.DERIVED_FROM) for unit, section in derived_from)
     amendments = extract_amendments(document, provisions)
     return ParsedDocument(
         document, tuple(provisions), tuple(chunks), edges, tuple(warnings),
@@ -83,8 +89,9 @@ def ingest(specs: Sequence[SourceSpec], store: SQLiteStore, embedder: Embedder,
             reports.append(_ingest_one(spec, store, embedder, settings, force, on_progress))
         except CivicSetuError as exc:
             log.warning("ingest_failed source=%s error=%s", spec.path, exc)
-            reports.append(IngestReport(str(spec.path), spec.doc_id or spec.path.stem,
-                                        "failed", message=str(exc)))
+            reports.append(IngestReport(spec.origin or str(spec.path),
+                                        spec.doc_id or spec.path.stem, "failed",
+                                        message=str(exc)))
     if any(r.status in {"added", "updated"} for r in reports):
         store.resolve_references()
     return reports
@@ -96,13 +103,14 @@ def _ingest_one(spec: SourceSpec, store: SQLiteStore, embedder: Embedder, settin
         spec.path, doc_id=spec.doc_id, title=spec.title, jurisdiction=spec.jurisdiction,
         doc_type=spec.doc_type, extra_aliases=spec.aliases,
         effective_date=spec.effective_date, parent_id=spec.parent_id,
-        max_pages=spec.max_pages, max_bytes=settings.max_source_mb * 2**20)
+        max_pages=spec.max_pages, max_bytes=settings.max_source_mb * 2**20,
+        source=spec.origin)
     previous = store.document_hash(document.id)
     if previous == document.content_hash and not force:
         if on_progress:
             on_progress(document.id, 1, 1)
-        return IngestReport(str(spec.path), document.id, "unchanged")
-    parsed = parse_document(document, settings)
+        return IngestReport(spec.origin or str(spec.path), document.id, "unchanged")
+    parsed = parse_document(document, settings, spec.derived_from)
     hashes = [c.text_hash for c in parsed.chunks]
     cached = store.cached_vectors(embedder.model_id, hashes)
     todo = [c for c in parsed.chunks if c.text_hash not in cached]
@@ -119,7 +127,7 @@ def _ingest_one(spec: SourceSpec, store: SQLiteStore, embedder: Embedder, settin
         on_progress(document.id, 1, 1)
     store.replace_document(parsed, embedder.model_id, new_vectors)
     return IngestReport(
-        str(spec.path), document.id, "updated" if previous else "added",
+        spec.origin or str(spec.path), document.id, "updated" if previous else "added",
         provisions=len(parsed.provisions), chunks=len(parsed.chunks),
         embedded=len(new_vectors), reused=len(parsed.chunks) - len(new_vectors),
         message="; ".join(read_warnings + parsed.warnings),

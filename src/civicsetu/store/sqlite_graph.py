@@ -79,9 +79,10 @@ def resolve_references(c: sqlite3.Connection) -> None:
         doc = target_doc if target_doc in docs else names.get(_name_key(name)) if name else None
         updates.append((_resolve(doc, path, ids), rowid))
     c.executemany("UPDATE refs SET dst = ? WHERE rowid = ?", updates)
-    c.execute("DELETE FROM edges WHERE type = ? OR (type = ? AND src IN "
-              "(SELECT src FROM refs WHERE derived = 1))",
-              (EdgeType.REFERENCES.value, EdgeType.DERIVED_FROM.value))
+    # REFERENCES edges are rebuilt whole. DERIVED_FROM edges are only added: those read
+    # from a rule's text go with the rule (its document's edges are replaced on re-ingest),
+    # and those from the registry must survive this rebuild.
+    c.execute("DELETE FROM edges WHERE type = ?", (EdgeType.REFERENCES.value,))
     c.execute("INSERT OR IGNORE INTO edges (src, dst, type, doc_id) SELECT src, dst, ?, doc_id"
               " FROM refs WHERE dst IS NOT NULL AND dst != src", (EdgeType.REFERENCES.value,))
     # A rule made "under section 4 of the Act" derives from that section (unit to unit).
