@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import asdict
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -42,6 +43,9 @@ JurisdictionOpt = Annotated[str | None, typer.Option(
     "--jurisdiction", help="Only documents of this jurisdiction (e.g. IN).")]
 DocTypeOpt = Annotated[str | None, typer.Option(
     "--doc-type", help="Only documents of this type: act, rules, regulations, contract.")]
+AsOfOpt = Annotated[str | None, typer.Option(
+    "--as-of", metavar="YYYY-MM-DD", help="The law as in force on this date: provisions "
+    "superseded later are searched, ones not yet in force are not.", show_default=False)]
 ModeOpt = Annotated[str, typer.Option(
     "--mode", help="Retrieval: hybrid (BM25 + dense, default), bm25 or dense.")]
 
@@ -52,13 +56,23 @@ def _engine(home: Path | None) -> Engine:
 
 
 def _filters(doc: list[str] | None, jurisdiction: str | None,
-             doc_type: str | None) -> SearchFilters | None:
+             doc_type: str | None, as_of: str | None = None) -> SearchFilters | None:
     if doc_type and doc_type not in {t.value for t in DocType}:
         raise InputError(f"unknown --doc-type {doc_type!r}; use one of: "
                          + ", ".join(t.value for t in DocType))
-    if not (doc or jurisdiction or doc_type):
+    if not (doc or jurisdiction or doc_type or as_of):
         return None
-    return SearchFilters(doc_ids=doc or None, jurisdiction=jurisdiction, doc_type=doc_type)
+    return SearchFilters(doc_ids=doc or None, jurisdiction=jurisdiction, doc_type=doc_type,
+                         as_of=_date(as_of))
+
+
+def _date(value: str | None) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise InputError(f"--as-of {value!r} is not a date; use YYYY-MM-DD") from exc
 
 
 def _mode(mode: str) -> Mode:
@@ -172,13 +186,14 @@ def search_cmd(
     doc: DocOpt = None,
     jurisdiction: JurisdictionOpt = None,
     doc_type: DocTypeOpt = None,
+    as_of: AsOfOpt = None,
     home: HomeOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Ranked provisions for a query (no answer)."""
     with _engine(home) as engine:
         result = engine.search(query, k=k, mode=_mode(mode),
-                               filters=_filters(doc, jurisdiction, doc_type))
+                               filters=_filters(doc, jurisdiction, doc_type, as_of))
     if as_json:
         _print_json({"query": result.analysis.query,
                      "hits": [hit_to_dict(h) for h in result.hits],
@@ -202,6 +217,7 @@ def ask_cmd(
     doc: DocOpt = None,
     jurisdiction: JurisdictionOpt = None,
     doc_type: DocTypeOpt = None,
+    as_of: AsOfOpt = None,
     home: HomeOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -210,7 +226,7 @@ def ask_cmd(
     if (query is None) == (batch is None):
         raise InputError("give a question or --batch FILE (one of them)")
     queries = [query] if query is not None else _read_batch(batch)  # type: ignore[arg-type]
-    filters = _filters(doc, jurisdiction, doc_type)
+    filters = _filters(doc, jurisdiction, doc_type, as_of)
     with _engine(home) as engine:
         for q in queries:
             answer = engine.ask(q, k=k, mode=_mode(mode), filters=filters)
@@ -243,24 +259,39 @@ def _read_batch(path: Path) -> list[str]:
 def show_cmd(
     provision_id: Annotated[str, typer.Argument(
         metavar="DOC#PATH", help="e.g. the-real-estate-regulation-and-development-act-2016#s.18")],
+    as_of: AsOfOpt = None,
+    history: Annotated[bool, typer.Option(
+        "--history", help="Every stored version, oldest first, with validity dates.")] = False,
     home: HomeOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Print one provision exactly as stored, with its footnotes."""
+    """Print one provision exactly as stored, with its page, validity and footnotes."""
     if "#" not in provision_id:
         raise InputError(f"{provision_id!r} is not DOC#PATH, e.g. "
                          "the-real-estate-regulation-and-development-act-2016#s.18(1)")
     with _engine(home) as engine:
-        p = engine.show(provision_id)
-        title = p.title or engine.show(f"{p.doc_id}#{p.section}").title
-        doc_title = engine.store.document(p.doc_id).title
+        when = _date(as_of)
+        shown = engine.store.history(provision_id) if history else []
+        if not shown:
+            shown = [engine.show(provision_id, when)]
+        first = shown[-1]
+        title = first.title or engine.show(f"{first.doc_id}#{first.section}", when).title
+        doc_title = engine.store.document(first.doc_id).title
     if as_json:
-        _print_json(provision_to_dict(p, title=title))
+        rows = [provision_to_dict(p, title=title) for p in shown]
+        _print_json(rows if history else rows[0])
         return
-    out.print(f"[bold]{display_path(p.path)} of the {doc_title}[/bold] — {title}")
-    out.print(p.text, highlight=False)
-    for note in p.footnotes:
-        out.print(f"[dim]{note.marker}. {note.text}[/dim]", highlight=False)
+    for p in shown:
+        valid = ""
+        if p.valid_from or p.valid_to:
+            valid = (f"  [dim]in force {p.valid_from or '…'} to "
+                     f"{p.valid_to or 'now'}[/dim]")
+        page = f"  [dim]p. {p.page}[/dim]" if p.page else ""
+        out.print(f"[bold]{display_path(p.path)} of the {doc_title}[/bold] — {title}"
+                  f"{page}{valid}")
+        out.print(p.text, highlight=False)
+        for note in p.footnotes:
+            out.print(f"[dim]{note.marker}. {note.text}[/dim]", highlight=False)
 
 
 graph_app = typer.Typer(help="The citation graph: what cites what, and what derives from "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from types import TracebackType
 
@@ -121,5 +122,6 @@ class Engine:
         answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
         return answer
 
-    def show(self, full_id: str) -> Provision:
-        return self.store.provision(full_id)
+    def show(self, full_id: str, as_of: date | None = None) -> Provision:
+        """A provision as in force now, or on ``as_of``."""
+        return self.store.provision(full_id, as_of)

@@ -12,6 +12,7 @@ import math
 import re
 import time
 from dataclasses import dataclass
+from datetime import date
 
 from civicsetu.answer.evidence import assess
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
@@ -52,13 +53,13 @@ def answer_extractive(result: SearchResult, store: SQLiteStore,
         return Answer(query, ABSTENTION, True, [], result.hits,
                       {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
 
-    units = _candidate_units(result.hits[:CANDIDATE_HITS], store)
+    units = _candidate_units(result.hits[:CANDIDATE_HITS], store, result.as_of)
     _score(units, result, store)
     chosen = _choose(units)
     titles = {d.id: d.title for d in documents}
-    section_titles = _section_titles(chosen, store)
+    section_titles = _section_titles(chosen, store, result.as_of)
     citations = [_citation(u, titles, section_titles) for u in chosen]
-    citations, rejected = verify_citations(citations, store)
+    citations, rejected = verify_citations(citations, store, result.as_of)
     if not citations:
         return Answer(query, ABSTENTION, True, [], result.hits,
                       {**result.timings_ms, "answer": _ms(t0)},
@@ -68,14 +69,15 @@ def answer_extractive(result: SearchResult, store: SQLiteStore,
                   {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
 
 
-def _candidate_units(hits: list[Hit], store: SQLiteStore) -> list[_Unit]:
+def _candidate_units(hits: list[Hit], store: SQLiteStore,
+                     as_of: date | None = None) -> list[_Unit]:
     units: list[_Unit] = []
     sections: dict[tuple[str, str], list[Provision]] = {}
     seen: set[tuple[str, int]] = set()
     for rank, hit in enumerate(hits):
         key = (hit.doc_id, section_of(hit.provision_path))
         if key not in sections:
-            sections[key] = store.provisions_of_section(*key)
+            sections[key] = store.provisions_of_section(*key, as_of)
         provisions = sections[key]
         for i, p in enumerate(provisions):
             if p.end <= hit.start or p.start >= hit.end:
@@ -164,9 +166,10 @@ def _choose(units: list[_Unit]) -> list[_Unit]:
     return chosen
 
 
-def _section_titles(units: list[_Unit], store: SQLiteStore) -> dict[str, str]:
+def _section_titles(units: list[_Unit], store: SQLiteStore,
+                    as_of: date | None) -> dict[str, str]:
     keys = {f"{u.provision.doc_id}#{u.provision.section}" for u in units}
-    return {key: store.provision(key).title for key in keys}
+    return {key: store.provision(key, as_of).title for key in keys}
 
 
 def _citation(u: _Unit, titles: dict[str, str], section_titles: dict[str, str]) -> Citation:

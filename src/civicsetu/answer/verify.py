@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 
 from civicsetu.errors import NotFoundError
 from civicsetu.store.sqlite import SQLiteStore
@@ -36,24 +37,26 @@ class Rejected:
     reason: str
 
 
-def verify_citations(citations: Iterable[Citation],
-                     store: SQLiteStore) -> tuple[list[Citation], list[Rejected]]:
-    """Split citations into those that check out against the store and those that do not."""
+def verify_citations(citations: Iterable[Citation], store: SQLiteStore,
+                     as_of: date | None = None) -> tuple[list[Citation], list[Rejected]]:
+    """Split citations into those that check out against the store and those that do not.
+
+    The provision is read back as in force on ``as_of`` (now by default); its stored text
+    is exactly its span of that version of the document, so the offsets are checked
+    against the version the quote came from.
+    """
     ok: list[Citation] = []
     rejected: list[Rejected] = []
-    texts: dict[str, str] = {}
     for c in citations:
         try:
-            provision = store.provision(c.provision_id)
+            provision = store.provision(c.provision_id, as_of)
         except (NotFoundError, ValueError):
             rejected.append(Rejected(c, "cites a provision that is not in the index"))
             continue
-        if provision.doc_id not in texts:
-            texts[provision.doc_id] = store.document(provision.doc_id).text
-        source = texts[provision.doc_id]
+        quoted = provision.text[c.start - provision.start:c.end - provision.start]
         if not (provision.start <= c.start < c.end <= provision.end):
             rejected.append(Rejected(c, "quote lies outside the cited provision"))
-        elif fold(source[c.start:c.end]) != fold(c.quote) or not c.quote.strip():
+        elif fold(quoted) != fold(c.quote) or not c.quote.strip():
             rejected.append(Rejected(c, "quote is not verbatim at its offsets"))
         else:
             ok.append(c)

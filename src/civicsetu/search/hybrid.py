@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Literal
 
 import numpy as np
@@ -38,6 +39,7 @@ class SearchFilters:
     doc_ids: list[str] | None = None
     jurisdiction: str | None = None
     doc_type: str | None = None
+    as_of: date | None = None  # search the law as in force on this date (history included)
 
 
 @dataclass(slots=True)
@@ -47,6 +49,7 @@ class SearchResult:
     family: list[Hit] = field(default_factory=list)
     best_cosine: float | None = None  # None when the dense retriever did not run
     timings_ms: dict[str, float] = field(default_factory=dict)
+    as_of: date | None = None
 
 
 class Searcher:
@@ -72,6 +75,7 @@ class Searcher:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         allowed = self._allowed_docs(filters)
+        as_of = filters.as_of if filters else None
         analysis = analyze(query, [d for d in self.documents if d.id in allowed])
         timings["analyze"] = _ms(t0)
 
@@ -80,13 +84,13 @@ class Searcher:
             t = time.perf_counter()
             query_vector = self.embedder.embed_query(analysis.dense_text)
             timings["embed"] = _ms(t)
-        lists, best_cosine = self._lists(analysis, mode, query_vector, allowed, timings)
+        lists, best_cosine = self._lists(analysis, mode, query_vector, allowed, as_of, timings)
 
         t = time.perf_counter()
         named_for_boost = analysis.named_docs if mode != "bm25" else []
         hits = self._hits(self._fuse(lists), named_for_boost)
         if self.settings.graph_expansion and wants_graph(analysis):
-            seeds = self._pinned(analysis, allowed, hits) + hits
+            seeds = self._pinned(analysis, allowed, hits, as_of) + hits
             neighbours = graph_list(self.store, analysis, seeds, allowed)
             if neighbours:
                 weights = [1.0] * len(lists) + [GRAPH_WEIGHT]
@@ -99,16 +103,16 @@ class Searcher:
         if len(named) >= 2:
             # A comparison: rank each named document on its own and interleave them, so
             # one Act's many near-matches cannot crowd the other out of the top ranks.
-            per_doc = [self._hits(self._fuse(self._lists(analysis, mode, query_vector, {d})[0]), [])
-                       for d in named]
+            per_doc = [self._hits(self._fuse(self._lists(analysis, mode, query_vector, {d},
+                                                         as_of)[0]), []) for d in named]
             hits = _interleave(per_doc, hits)
-        pinned = self._pinned(analysis, allowed, hits)
+        pinned = self._pinned(analysis, allowed, hits, as_of)
         hits = pinned + [h for h in hits if h.provision_id not in
                          {p.provision_id for p in pinned}]
-        family = self._family(hits[:FAMILY_TOP], {h.chunk_id for h in hits})
+        family = self._family(hits[:FAMILY_TOP], {h.chunk_id for h in hits}, as_of)
         timings["fuse"] = _ms(t)
         timings["search"] = _ms(t0)
-        return SearchResult(analysis, hits[:max(k, 1)], family, best_cosine, timings)
+        return SearchResult(analysis, hits[:max(k, 1)], family, best_cosine, timings, as_of)
 
     # --- stages -----------------------------------------------------------------------
 
@@ -132,19 +136,20 @@ class Searcher:
         return {d.id for d in docs}
 
     def _lists(self, analysis: QueryAnalysis, mode: Mode, query_vector: Vectors | None,
-               allowed: set[str], timings: dict[str, float] | None = None,
+               allowed: set[str], as_of: date | None = None,
+               timings: dict[str, float] | None = None,
                ) -> tuple[list[list[int]], float | None]:
         """Ranked chunk rowids from BM25 (unless dense-only) and dense (given a vector)."""
         lists: list[list[int]] = []
         best_cosine: float | None = None
         if mode != "dense":
             t = time.perf_counter()
-            lists.append(self._keyword(analysis, allowed))
+            lists.append(self._keyword(analysis, allowed, as_of))
             if timings is not None:
                 timings["bm25"] = _ms(t)
         if query_vector is not None:
             t = time.perf_counter()
-            dense, best_cosine = self._dense(query_vector, allowed)
+            dense, best_cosine = self._dense(query_vector, allowed, as_of)
             lists.append(dense)
             if timings is not None:
                 timings["dense"] = _ms(t)
@@ -159,22 +164,26 @@ class Searcher:
             scored.append((row, fused[row.rowid] + bonus))
         return _collapse(scored)
 
-    def _keyword(self, analysis: QueryAnalysis, allowed: set[str]) -> list[int]:
+    def _keyword(self, analysis: QueryAnalysis, allowed: set[str],
+                 as_of: date | None) -> list[int]:
         terms = analysis.terms + [w for e in analysis.expansions for w in e.split()]
         query = fts_query(list(dict.fromkeys(terms)))
         if not query:
             return []
         scope = None if len(allowed) == len(self.documents) else sorted(allowed)
         return [rowid for rowid, _ in
-                self.store.keyword_search(query, self.settings.candidates, scope)]
+                self.store.keyword_search(query, self.settings.candidates, scope, as_of)]
 
-    def _dense(self, query_vector: Vectors, allowed: set[str]) -> tuple[list[int], float]:
+    def _dense(self, query_vector: Vectors, allowed: set[str],
+               as_of: date | None) -> tuple[list[int], float]:
         index = self.store.vector_index(self.embedder.model_id)
         if index.matrix.size == 0:
             return [], 0.0
         scores = index.matrix @ query_vector
+        keep = index.in_force(as_of)
         if len(allowed) < len(self.documents):
-            scores = np.where(np.isin(index.doc_ids, sorted(allowed)), scores, -np.inf)
+            keep &= np.isin(index.doc_ids, sorted(allowed))
+        scores = np.where(keep, scores, -np.inf)
         n = min(self.settings.candidates, len(scores))
         top = np.argpartition(-scores, n - 1)[:n]
         top = top[np.argsort(-scores[top])]
@@ -193,7 +202,8 @@ class Searcher:
                 fused[rowid] = fused.get(rowid, 0.0) + weight / (k + rank)
         return fused
 
-    def _pinned(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit]) -> list[Hit]:
+    def _pinned(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit],
+                as_of: date | None = None) -> list[Hit]:
         pinned: list[Hit] = []
         top_docs = [h.doc_id for h in hits]
         for ref in analysis.references:
@@ -203,7 +213,7 @@ class Searcher:
                 if doc_id not in allowed:
                     continue
                 try:
-                    provision = self.store.provision(f"{doc_id}#{ref.path}")
+                    provision = self.store.provision(f"{doc_id}#{ref.path}", as_of)
                 except NotFoundError:
                     continue
                 pinned.append(Hit(chunk_id="", doc_id=doc_id, provision_path=provision.path,
@@ -213,10 +223,11 @@ class Searcher:
                 break
         return list({h.provision_id: h for h in pinned}.values())
 
-    def _family(self, top: list[Hit], seen: set[str]) -> list[Hit]:
+    def _family(self, top: list[Hit], seen: set[str], as_of: date | None) -> list[Hit]:
         family: list[Hit] = []
         for hit in top:
-            for row in self.store.chunks_of_section(hit.doc_id, section_of(hit.provision_path)):
+            for row in self.store.chunks_of_section(hit.doc_id, section_of(hit.provision_path),
+                                                    as_of):
                 if row.id in seen:
                     continue
                 seen.add(row.id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Protocol
 
 import numpy as np
@@ -49,6 +50,17 @@ class VectorIndex:
     rowids: npt.NDArray[np.int64]
     doc_ids: npt.NDArray[np.str_]
     matrix: npt.NDArray[np.float32]
+    valid_from: npt.NDArray[np.str_]  # ISO dates, "" when open
+    valid_to: npt.NDArray[np.str_]
+
+    def in_force(self, as_of: date | None) -> npt.NDArray[np.bool_]:
+        """Rows in force now (``as_of`` None) or on ``as_of``."""
+        if as_of is None:
+            return np.asarray(self.valid_to == "", dtype=np.bool_)
+        day = as_of.isoformat()
+        started = (self.valid_from == "") | (self.valid_from <= day)
+        ongoing = (self.valid_to == "") | (self.valid_to > day)
+        return np.asarray(started & ongoing, dtype=np.bool_)
 
 
 class Store(Protocol):

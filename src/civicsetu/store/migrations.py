@@ -109,6 +109,38 @@ MIGRATIONS: list[tuple[str, str]] = [
             text TEXT NOT NULL
         );
     """),
+    ("0003_versions", """
+        CREATE TABLE document_versions (
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            content_hash TEXT NOT NULL,
+            text TEXT NOT NULL,
+            superseded_on TEXT NOT NULL,
+            PRIMARY KEY (doc_id, content_hash)
+        ) WITHOUT ROWID;
+        CREATE TABLE provision_history (
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            path TEXT NOT NULL,
+            section TEXT NOT NULL,
+            parent_path TEXT,
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            ordinal INTEGER NOT NULL,
+            footnotes TEXT NOT NULL DEFAULT '[]',
+            valid_from TEXT,
+            valid_to TEXT NOT NULL,
+            page INTEGER,
+            page_end INTEGER,
+            version_hash TEXT NOT NULL
+        );
+        CREATE INDEX provision_history_by_id ON provision_history(id, valid_to);
+        CREATE INDEX provision_history_by_section ON provision_history(doc_id, section, ordinal);
+        ALTER TABLE chunks ADD COLUMN valid_from TEXT;
+        ALTER TABLE chunks ADD COLUMN valid_to TEXT;
+        CREATE INDEX chunks_current ON chunks(doc_id, valid_to);
+    """),
 ]
 
 

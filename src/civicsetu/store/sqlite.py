@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from civicsetu.errors import NotFoundError, StoreError
 from civicsetu.store import sqlite_graph as graph
+from civicsetu.store import sqlite_versions as versions
 from civicsetu.store.base import ChunkRow, DocumentInfo, VectorIndex
 from civicsetu.store.migrations import apply_migrations, known_migrations
 from civicsetu.types import (
@@ -36,6 +37,9 @@ from civicsetu.types import (
 _PROVISION_COLUMNS = ('p.doc_id, p.path, p.kind, p.title, p.start, p."end", '
                       'substr(d.text, p.start + 1, p."end" - p.start), p.parent_path, '
                       'p.ordinal, p.footnotes, p.valid_from, p.valid_to, p.page, p.page_end')
+_HISTORY_COLUMNS = ('p.doc_id, p.path, p.kind, p.title, p.start, p."end", '
+                    'substr(d.text, p.start + 1, p."end" - p.start), p.parent_path, '
+                    'p.ordinal, p.footnotes, p.valid_from, p.valid_to, p.page, p.page_end')
 _CHUNK_COLUMNS = 'rowid, id, doc_id, provision_path, section, start, "end", text'
 
 
@@ -100,17 +104,26 @@ class SQLiteStore:
 
     def replace_document(self, parsed: ParsedDocument, model_id: str,
                          new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None:
+        """Write a document's new version in one transaction; changed sections of the old
+        version are superseded, not deleted (``sqlite_versions``)."""
         doc = parsed.document
         now = datetime.now(UTC).isoformat()
         with self._transaction() as c:
-            self._delete_document(c, doc.id)
-            c.execute(
-                "INSERT INTO documents (id, title, short_title, source, jurisdiction, doc_type,"
-                " aliases, effective_date, parent_id, content_hash, text, ingested_at)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (doc.id, doc.title, doc.short_title, doc.source, doc.jurisdiction,
-                 doc.doc_type.value, json.dumps(list(doc.aliases)),
-                 _iso(doc.effective_date), doc.parent_id, doc.content_hash, doc.text, now))
+            valid_from = versions.supersede_changed(c, parsed,
+                                                    doc.effective_date or date.today())
+            versions.drop_current(c, doc.id)
+            row = (doc.title, doc.short_title, doc.source, doc.jurisdiction,
+                   doc.doc_type.value, json.dumps(list(doc.aliases)),
+                   _iso(doc.effective_date), doc.parent_id, doc.content_hash, doc.text, now)
+            if c.execute("SELECT 1 FROM documents WHERE id = ?", (doc.id,)).fetchone():
+                c.execute("UPDATE documents SET title=?, short_title=?, source=?, "
+                          "jurisdiction=?, doc_type=?, aliases=?, effective_date=?, "
+                          "parent_id=?, content_hash=?, text=?, ingested_at=? WHERE id = ?",
+                          (*row, doc.id))
+            else:
+                c.execute("INSERT INTO documents (title, short_title, source, jurisdiction,"
+                          " doc_type, aliases, effective_date, parent_id, content_hash, text,"
+                          " ingested_at, id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (*row, doc.id))
             c.executemany(
                 'INSERT INTO provisions (id, doc_id, path, section, parent_path, kind, title,'
                 ' start, "end", ordinal, footnotes, valid_from, valid_to, page, page_end)'
@@ -118,7 +131,7 @@ class SQLiteStore:
                 [(p.id, p.doc_id, p.path, p.section, p.parent_path, p.kind.value, p.title,
                   p.start, p.end, p.ordinal,
                   json.dumps([[f.marker, f.text] for f in p.footnotes]),
-                  _iso(p.valid_from), _iso(p.valid_to), p.page, p.page_end)
+                  valid_from.get(p.section), None, p.page, p.page_end)
                  for p in parsed.provisions])
             titles = {p.path: p.title for p in parsed.provisions if p.parent_path is None}
             c.executemany(
@@ -129,9 +142,9 @@ class SQLiteStore:
                 section = ch.provision_path.partition("(")[0]
                 cur = c.execute(
                     'INSERT INTO chunks (id, doc_id, provision_path, section, ordinal, start,'
-                    ' "end", text, embed_hash) VALUES (?,?,?,?,?,?,?,?,?)',
+                    ' "end", text, embed_hash, valid_from) VALUES (?,?,?,?,?,?,?,?,?,?)',
                     (ch.id, ch.doc_id, ch.provision_path, section, ch.ordinal, ch.start,
-                     ch.end, ch.text, ch.text_hash))
+                     ch.end, ch.text, ch.text_hash, valid_from.get(section)))
                 c.execute("INSERT INTO chunks_fts (rowid, title, body) VALUES (?,?,?)",
                           (cur.lastrowid, f"{doc.short_title} {titles.get(section, '')}",
                            ch.text))
@@ -188,7 +201,7 @@ class SQLiteStore:
             "SELECT d.id, d.title, d.short_title, d.source, d.jurisdiction, d.doc_type,"
             " d.aliases, d.content_hash,"
             " (SELECT count(*) FROM provisions p WHERE p.doc_id = d.id),"
-            " (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id)"
+            " (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id AND c.valid_to IS NULL)"
             " FROM documents d ORDER BY d.id").fetchall()
         return [DocumentInfo(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])),
                              r[7], r[8], r[9]) for r in rows]
@@ -204,11 +217,22 @@ class SQLiteStore:
                         tuple(json.loads(r[7])),
                         date.fromisoformat(r[8]) if r[8] else None, r[9])
 
-    def provision(self, full_id: str) -> Provision:
+    def provision(self, full_id: str, as_of: date | None = None) -> Provision:
+        """The provision as in force now, or on ``as_of`` (from history if superseded)."""
         doc_id, path = split_provision_id(full_id)
         row = self._conn.execute(
             f"SELECT {_PROVISION_COLUMNS} FROM provisions p JOIN documents d ON d.id = p.doc_id"
             " WHERE p.id = ?", (full_id,)).fetchone()
+        if as_of is not None and (row is None or (row[10] and row[10] > as_of.isoformat())):
+            where, params = versions.valid_clause("p", as_of)
+            row = self._conn.execute(
+                f"SELECT {_HISTORY_COLUMNS} FROM provision_history p JOIN document_versions d"
+                f" ON d.doc_id = p.doc_id AND d.content_hash = p.version_hash"
+                f" WHERE p.id = ? AND {where}", [full_id, *params]).fetchone()
+            if row is None:
+                raise NotFoundError(f"{doc_id} has no provision {path} in force on "
+                                    f"{as_of.isoformat()}; `civicsetu show {full_id} "
+                                    "--history` lists its versions")
         if row is None:
             if self.document_hash(doc_id) is None:
                 raise NotFoundError(f"no document {doc_id!r} in the index; "
@@ -224,12 +248,31 @@ class SQLiteStore:
         return self._conn.execute("SELECT 1 FROM provisions WHERE id = ?",
                                   (full_id,)).fetchone() is not None
 
-    def provisions_of_section(self, doc_id: str, section: str) -> list[Provision]:
+    def provisions_of_section(self, doc_id: str, section: str,
+                              as_of: date | None = None) -> list[Provision]:
         rows = self._conn.execute(
             f"SELECT {_PROVISION_COLUMNS} FROM provisions p JOIN documents d ON d.id = p.doc_id"
             " WHERE p.doc_id = ? AND p.section = ? ORDER BY p.ordinal",
             (doc_id, section)).fetchall()
+        if as_of is not None and (not rows or (rows[0][10] and rows[0][10] > as_of.isoformat())):
+            where, params = versions.valid_clause("p", as_of)
+            rows = self._conn.execute(
+                f"SELECT {_HISTORY_COLUMNS} FROM provision_history p JOIN document_versions d"
+                f" ON d.doc_id = p.doc_id AND d.content_hash = p.version_hash"
+                f" WHERE p.doc_id = ? AND p.section = ? AND {where} ORDER BY p.ordinal",
+                [doc_id, section, *params]).fetchall()
         return [_provision(r) for r in rows]
+
+    def history(self, full_id: str) -> list[Provision]:
+        """Every stored version of a provision, oldest first (the current one last)."""
+        past = self._conn.execute(
+            f"SELECT {_HISTORY_COLUMNS} FROM provision_history p JOIN document_versions d"
+            f" ON d.doc_id = p.doc_id AND d.content_hash = p.version_hash WHERE p.id = ?"
+            f" ORDER BY p.valid_to", (full_id,)).fetchall()
+        now = self._conn.execute(
+            f"SELECT {_PROVISION_COLUMNS} FROM provisions p JOIN documents d ON d.id = p.doc_id"
+            " WHERE p.id = ?", (full_id,)).fetchall()
+        return [_provision(r) for r in [*past, *now]]
 
     def chunks(self, rowids: Sequence[int]) -> list[ChunkRow]:
         if not rowids:
@@ -240,9 +283,12 @@ class SQLiteStore:
         by_id = {r[0]: ChunkRow(*r) for r in rows}
         return [by_id[i] for i in rowids if i in by_id]
 
-    def chunks_of_section(self, doc_id: str, section: str) -> list[ChunkRow]:
+    def chunks_of_section(self, doc_id: str, section: str,
+                          as_of: date | None = None) -> list[ChunkRow]:
+        where, params = versions.valid_clause("chunks", as_of)
         rows = self._conn.execute(f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE doc_id = ? "
-                                  "AND section = ? ORDER BY ordinal", (doc_id, section))
+                                  f"AND section = ? AND {where} ORDER BY ordinal",
+                                  [doc_id, section, *params])
         return [ChunkRow(*r) for r in rows]
 
     def chunk_covering(self, doc_id: str, path: str) -> int | None:
@@ -250,17 +296,19 @@ class SQLiteStore:
         row = self._conn.execute(
             'SELECT c.rowid FROM chunks c JOIN provisions p ON p.doc_id = c.doc_id AND p.path = ?'
             ' WHERE c.doc_id = ? AND c.section = p.section AND c.start < p."end"'
-            ' AND c."end" > p.start ORDER BY c.ordinal LIMIT 1', (path, doc_id)).fetchone()
+            ' AND c."end" > p.start AND c.valid_to IS NULL ORDER BY c.ordinal LIMIT 1',
+            (path, doc_id)).fetchone()
         return int(row[0]) if row else None
 
     def keyword_search(self, fts_query: str, limit: int,
-                       doc_ids: Sequence[str] | None = None) -> list[tuple[int, float]]:
-        """BM25 over chunk text (title weighted 2x); lower bm25() is better, so negate."""
-        sql = ("SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.0) AS score FROM chunks_fts f")
-        params: list[object] = [fts_query]
-        if doc_ids:
-            sql += " JOIN chunks c ON c.rowid = f.rowid"
-        sql += " WHERE chunks_fts MATCH ?"
+                       doc_ids: Sequence[str] | None = None,
+                       as_of: date | None = None) -> list[tuple[int, float]]:
+        """BM25 over chunk text (title weighted 2x); lower bm25() is better, so negate.
+        Only chunks in force now (or on ``as_of``) are searched."""
+        where, valid_params = versions.valid_clause("c", as_of)
+        sql = ("SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.0) AS score FROM chunks_fts f"
+               " JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ? AND " + where)
+        params: list[object] = [fts_query, *valid_params]
         if doc_ids:
             sql += f" AND c.doc_id IN ({','.join('?' * len(doc_ids))})"
             params.extend(doc_ids)
@@ -282,13 +330,15 @@ class SQLiteStore:
         return out
 
     def chunk_count(self) -> int:
-        return int(self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+        return int(self._conn.execute("SELECT count(*) FROM chunks WHERE valid_to IS NULL")
+                   .fetchone()[0])
 
     def vector_index(self, model_id: str) -> VectorIndex:
         if model_id in self._vector_cache:
             return self._vector_cache[model_id]
         rows = self._conn.execute(
-            "SELECT c.rowid, c.doc_id, e.vector FROM chunks c JOIN embeddings e"
+            "SELECT c.rowid, c.doc_id, e.vector, coalesce(c.valid_from, ''),"
+            " coalesce(c.valid_to, '') FROM chunks c JOIN embeddings e"
             " ON e.model_id = ? AND e.text_hash = c.embed_hash ORDER BY c.rowid",
             (model_id,)).fetchall()
         if rows:
@@ -297,7 +347,9 @@ class SQLiteStore:
         else:
             matrix = np.zeros((0, 0), dtype=np.float32)
         index = VectorIndex(np.array([r[0] for r in rows], dtype=np.int64),
-                            np.array([r[1] for r in rows], dtype=np.str_), matrix)
+                            np.array([r[1] for r in rows], dtype=np.str_), matrix,
+                            np.array([r[3] for r in rows], dtype=np.str_),
+                            np.array([r[4] for r in rows], dtype=np.str_))
         self._vector_cache[model_id] = index
         return index
 
