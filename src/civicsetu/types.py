@@ -239,6 +239,7 @@ class Hit:
     score: float
     pinned: bool = False
     sources: dict[str, float] = field(default_factory=dict)
+    rowid: int | None = None  # the chunk's row in the store; None for a looked-up provision
 
     @property
     def provision_id(self) -> str:

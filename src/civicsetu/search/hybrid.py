@@ -28,10 +28,9 @@ from civicsetu.types import Hit, section_of
 Mode = Literal["hybrid", "bm25", "dense"]
 NAMED_DOC_WEIGHT = 1.0  # a named document counts like one more ranked list voting for it
 FAMILY_TOP = 3
-# The graph list votes at half weight: a neighbour joins the pool and rises next to its
-# seed, but does not displace the provisions both retrievers put first.
+# The graph list votes at half weight: a neighbour joins the pool and rises near its seed.
 GRAPH_WEIGHT = 0.5
-GRAPH_KEEPS_TOP = 2  # the two best hits keep their places; neighbours compete for the rest
+GRAPH_SEEDS_LEAD = 2
 
 
 @dataclass(slots=True)
@@ -93,11 +92,12 @@ class Searcher:
             seeds = self._pinned(analysis, allowed, hits, as_of) + hits
             neighbours = graph_list(self.store, analysis, seeds, allowed)
             if neighbours:
+                # The seeds lead the graph list, so their neighbours rise next to them
+                # without overtaking the provisions both retrievers put first.
+                lead = [h.rowid for h in hits[:GRAPH_SEEDS_LEAD] if h.rowid is not None]
+                graph_ranked = lead + [r for r in neighbours if r not in lead]
                 weights = [1.0] * len(lists) + [GRAPH_WEIGHT]
-                kept = hits[:GRAPH_KEEPS_TOP]
-                kept_ids = {h.chunk_id for h in kept}
-                widened = self._hits(self._fuse([*lists, neighbours], weights), named_for_boost)
-                hits = kept + [h for h in widened if h.chunk_id not in kept_ids]
+                hits = self._hits(self._fuse([*lists, graph_ranked], weights), named_for_boost)
             timings["graph"] = _ms(t)
         named = [d for d in analysis.named_docs if d in allowed]
         if len(named) >= 2:
@@ -248,7 +248,8 @@ def validate_query(query: str, max_chars: int) -> str:
 
 def _hit(row: ChunkRow, score: float, sources: dict[str, float]) -> Hit:
     return Hit(chunk_id=row.id, doc_id=row.doc_id, provision_path=row.provision_path,
-               text=row.text, start=row.start, end=row.end, score=score, sources=sources)
+               text=row.text, start=row.start, end=row.end, score=score, sources=sources,
+               rowid=row.rowid)
 
 
 def _interleave(per_doc: list[list[Hit]], rest: list[Hit]) -> list[Hit]:
