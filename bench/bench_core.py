@@ -1,6 +1,6 @@
 """Benchmark the embedded core and write docs/BENCHMARKS.md.
 
-    python bench/bench_core.py [--fresh-clone] [--queries ../shared/eval/legal_qa_dev.jsonl]
+    python -m bench.bench_core [--fresh-clone] [--queries ../shared/eval/legal_qa_dev.jsonl]
 
 Measures, on the bundled corpus: ingest (cold, unchanged re-run, forced re-parse with
 embedding reuse), search and answer latency in process, and a warm ``civicsetu ask`` as
@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.sections import write_section
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.eval.metrics import percentile
@@ -119,14 +120,14 @@ def render(ingest: dict[str, Any], queries: dict[str, Any], process: dict[str, l
     base = statistics.median(process["python -c pass"])
     ask = statistics.median(process["civicsetu ask (warm)"])
     lines = [
-        "# Benchmarks",
+        "## Embedded core",
         "",
-        f"Machine: {_machine()}. Produced by `python bench/bench_core.py"
+        f"Machine: {_machine()}. Produced by `python -m bench.bench_core"
         f"{' --fresh-clone' if fresh is not None else ''}` on "
         f"{time.strftime('%Y-%m-%d')}; these machines are noisy, so compare ratios "
         "within one run.",
         "",
-        "## Ingest of the bundled corpus (11 Acts)",
+        "### Ingest of the bundled corpus (11 Acts)",
         "",
         f"{ingest['mb']:.2f} MB of Markdown, {ingest['provisions']} provisions, "
         f"{ingest['chunks']} chunks.",
@@ -140,7 +141,7 @@ def render(ingest: dict[str, Any], queries: dict[str, Any], process: dict[str, l
         f"| {ingest['forced_s']:.1f} | {ingest['provisions'] / ingest['forced_s']:.0f} | "
         f"{ingest['mb'] / ingest['forced_s']:.3f} |",
         "",
-        f"## Query latency in process ({n_queries} questions from {source})",
+        f"### Query latency in process ({n_queries} questions from {source})",
         "",
         "| operation | p50 ms | p95 ms | n |",
         "|---|---|---|---|",
@@ -149,7 +150,7 @@ def render(ingest: dict[str, Any], queries: dict[str, Any], process: dict[str, l
         _row("search, dense only", queries["search_dense"]),
         _row("ask (search + evidence + extractive answer + verification)", queries["answer"]),
         "",
-        "## Whole process",
+        "### Whole process",
         "",
         "| command | median s | runs |",
         "|---|---|---|",
@@ -161,7 +162,7 @@ def render(ingest: dict[str, Any], queries: dict[str, Any], process: dict[str, l
         "importing onnxruntime and loading the model (aim: under 3 s).",
     ]
     if fresh is not None:
-        lines += ["", "## First run", "",
+        lines += ["", "### First run", "",
                   f"`./scripts/ask` from a fresh clone with an empty HOME (venv, pip install, "
                   f"ingest, answer): {fresh:.0f} s. pip's download cache on this machine was "
                   "warm, so a first install over the network adds download time (aim: under "
@@ -194,8 +195,7 @@ def main() -> None:
     finally:
         shutil.rmtree(home, ignore_errors=True)
     text = render(ingest, timings, process, fresh, len(queries), source)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
+    write_section(args.out, "bench_core", text)
     print(text)
 
 

@@ -72,7 +72,7 @@ def render(markdown: Path, out: Path) -> Path:
 
     title, sections = read_markdown_act(markdown)
 
-    class Gazette(FPDF):  # type: ignore[misc]
+    class Gazette(FPDF):
         def header(self) -> None:
             self.set_font("serif", size=8)
             self.cell(0, 5, f"{self.page_no()}    THE GAZETTE OF INDIA EXTRAORDINARY    "
