@@ -14,6 +14,7 @@ Measures, in one run on this machine:
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import tempfile
 import time
@@ -78,7 +79,7 @@ def render_section(corpus: dict[str, object], pdf: dict[str, float], s: GraphSta
         f"{corpus['megabytes']} MB of Markdown. `## Section` headings that became a "
         f"provision with the same id: {corpus['found']} of {corpus['headings']} "
         f"(**{100 * float(str(corpus['ratio'])):.2f}%**, check: "
-        f"`python tools/check_corpus_headings.py {corpus_path}`). "
+        f"`python tools/check_corpus_headings.py {_shown(corpus_path)}`). "
         f"{corpus['paragraph_fallback_files']} files have no numbered sections and were "
         "indexed paragraph by paragraph.",
         "",
@@ -109,6 +110,13 @@ def render_section(corpus: dict[str, object], pdf: dict[str, float], s: GraphSta
         f"bundle). {s.definitions} definitions, {s.amendments} amendment notes, "
         f"{s.dates} dates.",
     ])
+
+
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path.resolve(), ROOT)
+    except ValueError:
+        return str(path)
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ from civicsetu.ingest.markers import (
     is_sequence_start,
 )
 from civicsetu.ingest.readers.base import page_at
-from civicsetu.ingest.units import find_units
+from civicsetu.ingest.units import Unit, find_units
 from civicsetu.types import DocType, Footnote, Provision, ProvisionKind
 
 log = logging.getLogger(__name__)
@@ -65,16 +65,19 @@ def parse_provisions(doc_id: str, text: str, doc_type: DocType = DocType.ACT,
             f"{doc_id}: no numbered sections found; indexed paragraph by paragraph"
         ]
     provisions: list[Provision] = []
-    seen: set[str] = set()
     warnings: list[str] = []
-    for i, unit in enumerate(units):
-        limit = units[i + 1].start if i + 1 < len(units) else len(text)
-        body_end = (_next_heading_start(text, unit.body_start, limit)
-                    if unit.style == "markdown" else limit)
-        if unit.path in seen:
-            warnings.append(f"{doc_id}: {unit.path} appears twice; kept the first")
+    kept: list[Unit] = []
+    for unit in units:
+        if any(u.path == unit.path for u in kept):
+            # Never drop text: a repeated number stays inside the unit that has it first.
+            warnings.append(f"{doc_id}: {unit.path} appears twice; the second is kept "
+                            "inside the first")
             continue
-        seen.add(unit.path)
+        kept.append(unit)
+    for i, unit in enumerate(kept):
+        limit = kept[i + 1].start if i + 1 < len(kept) else len(text)
+        body_end = (_before_trailing_headings(text, unit.body_start, limit)
+                    if unit.style == "markdown" else limit)
         body_start, body_end, notes = _split_footnotes(text, unit.body_start, body_end)
         body_start, body_end = _trim(text, body_start, body_end)
         section = _Node(unit.path, unit.kind, None, "", body_start, body_end, unit.title)
@@ -91,12 +94,18 @@ def _with_pages(provisions: list[Provision], page_starts: tuple[int, ...]) -> li
             for p in provisions]
 
 
-def _next_heading_start(text: str, pos: int, limit: int) -> int:
-    """Where this section's body ends: at the next heading of any kind except footnotes."""
-    for m in ANY_HEADING.finditer(text, pos, limit):
-        if not FOOTNOTES_HEADING.match(m.group(0)):
-            return m.start()
-    return limit
+def _before_trailing_headings(text: str, start: int, limit: int) -> int:
+    """Where a Markdown unit's body ends: before the headings (``## CHAPTER II``) that
+    stand between it and the next unit. Headings inside the body (``## Page 3``) and
+    the ``### Footnotes`` block stay with the body, so no text is lost."""
+    end = limit
+    while end > start:
+        line_start = text.rfind("\n", start, end - 1) + 1
+        line = text[line_start:end].strip()
+        if line and not (ANY_HEADING.match(line) and not FOOTNOTES_HEADING.match(line)):
+            break
+        end = line_start
+    return max(end, start)
 
 
 def _split_footnotes(text: str, start: int, end: int) -> tuple[int, int, tuple[Footnote, ...]]:
@@ -106,6 +115,9 @@ def _split_footnotes(text: str, start: int, end: int) -> tuple[int, int, tuple[F
     notes_text = text[m.end():end]
     entries = list(FOOTNOTE_ENTRY.finditer(notes_text))
     notes = []
+    lead = " ".join(notes_text[:entries[0].start() if entries else len(notes_text)].split())
+    if lead:
+        notes.append(Footnote("", lead))  # unnumbered note text is kept, not dropped
     for j, entry in enumerate(entries):
         stop = entries[j + 1].start() if j + 1 < len(entries) else len(notes_text)
         body = " ".join(notes_text[entry.end():stop].split())

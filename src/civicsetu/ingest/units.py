@@ -110,10 +110,21 @@ def find_units(text: str, doc_type: DocType) -> list[Unit]:
         DocType.OTHER: [_act_units, _rule_units, _contract_units],
     }
     for finder in families[doc_type]:
-        units = finder(text, doc_type)
+        units = _without_overlaps(finder(text, doc_type))
         if len(units) >= 2 or (units and doc_type is not DocType.OTHER):
-            return _with_appendices(text, units)
+            return _without_overlaps(_with_appendices(text, units))
     return []
+
+
+def _without_overlaps(units: list[Unit]) -> list[Unit]:
+    """Drop a unit whose heading starts inside the previous unit's heading (a title line
+    that itself looks like ``7. Fees.—``)."""
+    kept: list[Unit] = []
+    for unit in units:
+        if kept and unit.start < kept[-1].body_start:
+            continue
+        kept.append(unit)
+    return kept
 
 
 def _markdown_units(text: str) -> list[Unit]:
