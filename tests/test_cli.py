@@ -117,5 +117,37 @@ def test_ingest_reports_bad_files_and_keeps_the_good(tmp_path: Path, small_act: 
 
 def test_help_explains_every_command(tmp_path: Path) -> None:
     proc = run(tmp_path, "--help")
-    for command in ("ingest", "search", "ask", "show", "eval", "documents"):
+    for command in ("ingest", "search", "ask", "show", "eval", "documents", "graph"):
         assert command in proc.stdout
+
+
+def test_ingest_a_pdf_then_show_its_page_and_history(tmp_path: Path) -> None:
+    from fpdf import FPDF
+
+    from tools.gazette_pdf import font_path
+
+    def write_pdf(path: Path, fee: str) -> None:
+        pdf = FPDF()
+        pdf.add_font("serif", "", str(font_path()))
+        pdf.set_font("serif", size=11)
+        for n, body in enumerate(["These rules may be called the Model Rules, 2031.",
+                                  f"The fee for registration is {fee} rupees."], start=1):
+            pdf.add_page()
+            pdf.multi_cell(0, 6, f"{n}. Rule {n}.—{body}")
+        pdf.output(str(path))
+
+    rules = tmp_path / "model-rules.pdf"
+    home = tmp_path / "home"
+    write_pdf(rules, "one thousand")
+    first = run(home, "ingest", "--json", "--doc-type", "rules", str(rules))
+    assert json.loads(first.stdout)["status"] == "added", first.stderr
+    shown = json.loads(run(home, "show", "--json", "model-rules#r.2").stdout)
+    assert shown["page"] == 2 and "one thousand" in shown["text"]
+    write_pdf(rules, "two thousand")
+    second = run(home, "ingest", "--json", "--doc-type", "rules", str(rules))
+    assert json.loads(second.stdout)["status"] == "updated"
+    history = json.loads(run(home, "show", "--json", "--history", "model-rules#r.2").stdout)
+    assert ["one thousand" in v["text"] for v in history] == [True, False]
+    assert history[0]["valid_to"] is not None and history[1]["valid_to"] is None
+    bad = run(home, "search", "fee", "--as-of", "yesterday")
+    assert bad.returncode == 2 and "YYYY-MM-DD" in bad.stderr
