@@ -136,3 +136,27 @@ def test_graph_cli_stats_and_show(tmp_path: Path,
     bad = subprocess.run([*run, "graph", "show", f"{A}#s.99", "--home", str(home)],
                          capture_output=True, text=True)
     assert bad.returncode == 5 and "no provision s.99" in bad.stderr
+
+
+def test_resolution_tolerates_hyphenated_numbers_and_old_indian_names(tmp_path: Path) -> None:
+    act = tmp_path / "model-housing-act-2030.md"
+    act.write_text(ACT + "\n## Section 4A - Escrow.\n\nMoney is kept in escrow.\n\n"
+                   "## Section 5 - Appeals.\n\nAn order under section 4-A may be appealed "
+                   "as under section 2 of the Indian Model Housing Act, 2030.\n",
+                   encoding="utf-8")
+    with Engine(Settings(home=tmp_path / "home")) as engine:
+        engine.ingest([SourceSpec(act)])
+        out = {e.dst for e in engine.store.edges(f"{A}#s.5", "out")}
+    assert {f"{A}#s.4A", f"{A}#s.2"} <= out
+
+
+def test_the_code_in_an_act_is_another_enactment() -> None:
+    from civicsetu.ingest.references import extract_references
+    from civicsetu.ingest.statute import parse_provisions
+    from civicsetu.types import Document
+
+    body = "## Section 9 - Powers.\n\nThe powers under sections 145 to 146 of the Code.\n"
+    provisions, _ = parse_provisions("stamp", body)
+    refs = extract_references(Document("stamp", "Stamp Act, 1899", body, "t"), provisions)
+    assert {(r.target_doc, r.target_name, r.target_path) for r in refs} == {
+        (None, "the Code", "s.145"), (None, "the Code", "s.146")}

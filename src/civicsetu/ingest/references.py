@@ -146,7 +146,11 @@ def _owner(document: Document, m: re.Match[str], unit_match: re.Match[str]) -> t
     if owner is None or owner.startswith("this"):
         return document.id, ""
     if re.fullmatch(r"the\s+(?:said\s+)?(?:Act|Code)", owner):
-        return (document.parent_id, "") if document.parent_id else (document.id, "")
+        if document.parent_id:
+            return document.parent_id, ""
+        if owner.endswith("Code") and "code" not in document.title.lower():
+            return None, "the Code"  # an Act's "the Code" is another enactment
+        return document.id, ""
     return None, _act_name(m)
 
 

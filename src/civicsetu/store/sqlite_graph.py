@@ -76,7 +76,7 @@ def resolve_references(c: sqlite3.Connection) -> None:
     updates = []
     for rowid, target_doc, path, name in c.execute(
             "SELECT rowid, target_doc, target_path, target_name FROM refs").fetchall():
-        doc = target_doc if target_doc in docs else names.get(_name_key(name)) if name else None
+        doc = target_doc if target_doc in docs else _by_name(names, name) if name else None
         updates.append((_resolve(doc, path, ids), rowid))
     c.executemany("UPDATE refs SET dst = ? WHERE rowid = ?", updates)
     # REFERENCES edges are rebuilt whole. DERIVED_FROM edges are only added: those read
@@ -98,15 +98,25 @@ def _resolve(doc: str | None, path: str, ids: set[str]) -> str | None:
         return None
     if not path:
         return doc
-    for candidate in (f"{doc}#{path}", f"{doc}#{section_of(path)}"):
-        if candidate in ids:
-            return candidate
+    # ``section 47-A`` and ``section 47A`` are printed for the same section.
+    variants = dict.fromkeys([path, re.sub(r"(\d)-([A-Z])", r"\1\2", path)])
+    for variant in variants:
+        for candidate in (f"{doc}#{variant}", f"{doc}#{section_of(variant)}"):
+            if candidate in ids:
+                return candidate
     return None
 
 
 def _unit_id(full_id: str) -> str:
     doc, _, path = full_id.partition("#")
     return f"{doc}#{section_of(path)}"
+
+
+def _by_name(names: dict[str, str], name: str) -> str | None:
+    """A document by a printed name; the old ``Indian`` prefix of a renamed Act (the Indian
+    Registration Act, 1908 is the Registration Act, 1908) is tried without it too."""
+    key = _name_key(name)
+    return names.get(key) or (names.get(key[7:]) if key.startswith("indian ") else None)
 
 
 def _name_key(name: str) -> str:
