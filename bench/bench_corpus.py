@@ -27,7 +27,7 @@ from civicsetu.engine import Engine
 from civicsetu.ingest.loader import load_document
 from civicsetu.ingest.pipeline import parse_document
 from civicsetu.ingest.readers import read_source
-from civicsetu.store.sqlite_graph import GraphStats
+from civicsetu.store.base import GraphStats
 from tools.check_corpus_headings import check
 from tools.gazette_pdf import render
 

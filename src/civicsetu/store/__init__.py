@@ -11,3 +11,7 @@ __all__ = ["ChunkRow", "DocumentInfo", "SQLiteStore", "Store", "VectorIndex", "o
 
 def open_store(settings: Settings) -> SQLiteStore:
     return SQLiteStore(settings.resolved_db_path)
+
+
+def _sqlite_implements_the_protocol(store: SQLiteStore) -> Store:
+    return store  # mypy checks here that SQLiteStore satisfies every Store method

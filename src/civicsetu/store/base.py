@@ -14,7 +14,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from civicsetu.types import Document, ParsedDocument, Provision
+from civicsetu.types import Amendment, DatedEvent, Document, ParsedDocument, Provision
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +63,33 @@ class VectorIndex:
         return np.asarray(started & ongoing, dtype=np.bool_)
 
 
+@dataclass(frozen=True, slots=True)
+class GraphEdge:
+    src: str
+    dst: str
+    type: str
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GraphStats:
+    documents: int
+    provisions: int
+    edges: dict[str, int]
+    references_resolved: int
+    references_to_section: int
+    references_unresolved: int
+    definitions: int
+    amendments: int
+    dates: int
+
+
 class Store(Protocol):
+    """What ingestion writes and retrieval reads; SQLite implements it, PostgreSQL will.
+
+    ``as_of`` selects the law as in force on a date (history included); ``None`` is now.
+    """
+
     def document_hash(self, doc_id: str) -> str | None: ...
 
     def cached_vectors(self, model_id: str,
@@ -76,19 +102,45 @@ class Store(Protocol):
 
     def document(self, doc_id: str) -> Document: ...
 
-    def provision(self, full_id: str) -> Provision: ...
+    def provision(self, full_id: str, as_of: date | None = None) -> Provision: ...
 
-    def provisions_of_section(self, doc_id: str, section: str) -> list[Provision]: ...
+    def provisions_of_section(self, doc_id: str, section: str,
+                              as_of: date | None = None) -> list[Provision]: ...
+
+    def history(self, full_id: str) -> list[Provision]: ...
 
     def chunks(self, rowids: Sequence[int]) -> list[ChunkRow]: ...
 
-    def chunks_of_section(self, doc_id: str, section: str) -> list[ChunkRow]: ...
+    def chunks_of_section(self, doc_id: str, section: str,
+                          as_of: date | None = None) -> list[ChunkRow]: ...
+
+    def chunk_covering(self, doc_id: str, path: str) -> int | None: ...
 
     def keyword_search(self, fts_query: str, limit: int,
-                       doc_ids: Sequence[str] | None = None) -> list[tuple[int, float]]: ...
+                       doc_ids: Sequence[str] | None = None,
+                       as_of: date | None = None) -> list[tuple[int, float]]: ...
 
     def vector_index(self, model_id: str) -> VectorIndex: ...
 
     def term_document_frequency(self, terms: Sequence[str]) -> dict[str, int]: ...
+
+    def resolve_references(self) -> None: ...
+
+    def edges(self, node: str, direction: str = "out",
+              types: Sequence[str] | None = None) -> list[GraphEdge]: ...
+
+    def unresolved_references(self, node: str) -> list[GraphEdge]: ...
+
+    def neighbourhood(self, start: Sequence[str], hops: int,
+                      types: Sequence[str]) -> dict[str, int]: ...
+
+    def definitions_for(self, terms: Sequence[str],
+                        doc_ids: Sequence[str] | None = None) -> list[tuple[str, str]]: ...
+
+    def amendments_of(self, provision_ids: Sequence[str]) -> list[Amendment]: ...
+
+    def dates_of(self, doc_id: str) -> list[DatedEvent]: ...
+
+    def graph_stats(self) -> GraphStats: ...
 
     def close(self) -> None: ...

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from civicsetu.errors import NotFoundError, StoreError
 from civicsetu.store import sqlite_graph as graph
 from civicsetu.store import sqlite_versions as versions
-from civicsetu.store.base import ChunkRow, DocumentInfo, VectorIndex
+from civicsetu.store.base import ChunkRow, DocumentInfo, GraphEdge, GraphStats, VectorIndex
 from civicsetu.store.migrations import apply_migrations, known_migrations
 from civicsetu.types import (
     Amendment,
@@ -171,10 +171,10 @@ class SQLiteStore:
     # --- graph and metadata -------------------------------------------------------------
 
     def edges(self, node: str, direction: str = "out",
-              types: Sequence[str] | None = None) -> list[graph.GraphEdge]:
+              types: Sequence[str] | None = None) -> list[GraphEdge]:
         return graph.edges_of(self._conn, node, direction, types)
 
-    def unresolved_references(self, node: str) -> list[graph.GraphEdge]:
+    def unresolved_references(self, node: str) -> list[GraphEdge]:
         return graph.unresolved_references(self._conn, node)
 
     def neighbourhood(self, start: Sequence[str], hops: int,
@@ -191,7 +191,7 @@ class SQLiteStore:
     def dates_of(self, doc_id: str) -> list[DatedEvent]:
         return graph.dates_of(self._conn, doc_id)
 
-    def graph_stats(self) -> graph.GraphStats:
+    def graph_stats(self) -> GraphStats:
         return graph.graph_stats(self._conn)
 
     # --- reads ------------------------------------------------------------------------

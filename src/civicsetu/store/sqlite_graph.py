@@ -12,9 +12,9 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import date
 
+from civicsetu.store.base import GraphEdge, GraphStats
 from civicsetu.types import (
     Amendment,
     DatedEvent,
@@ -23,27 +23,6 @@ from civicsetu.types import (
     ParsedDocument,
     section_of,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class GraphEdge:
-    src: str
-    dst: str
-    type: str
-    text: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class GraphStats:
-    documents: int
-    provisions: int
-    edges: dict[str, int]
-    references_resolved: int
-    references_to_section: int
-    references_unresolved: int
-    definitions: int
-    amendments: int
-    dates: int
 
 
 def write_metadata(c: sqlite3.Connection, parsed: ParsedDocument) -> None:
