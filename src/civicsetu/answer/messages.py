@@ -19,3 +19,23 @@ STATE_INSTRUMENT_NOTICE = (
 NEAREST_CENTRAL_NOTICE = "The nearest central provision in the corpus is {label} of the {title}."
 
 UNKNOWN_TERM_NOTICE = "The corpus never mentions {terms}."
+
+OUT_OF_SCOPE_DRAFTING = (
+    "CivicSetu finds and quotes the law; it does not draft notices, petitions, agreements "
+    "or other documents. Ask what the law says about the matter instead."
+)
+
+OUT_OF_SCOPE_ADVICE = (
+    "CivicSetu cannot advise on your particular case or predict its outcome. It can show "
+    "what the law says: ask about the rule, right, duty, penalty or deadline that applies."
+)
+
+OUT_OF_SCOPE_TOPIC = (
+    "This question is not about the law in the corpus. CivicSetu answers questions about "
+    "the statutes, rules and contracts it has ingested."
+)
+
+INJECTION_REFUSAL = (
+    "The question contains instructions addressed to the system rather than a question "
+    "about the law, so it was not run. Ask the legal question on its own."
+)

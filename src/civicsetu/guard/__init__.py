@@ -1,0 +1,1 @@
+"""Input guards: prompt-injection screen, PII redaction for logs, scope checks."""
