@@ -218,6 +218,11 @@ def ask_cmd(
     jurisdiction: JurisdictionOpt = None,
     doc_type: DocTypeOpt = None,
     as_of: AsOfOpt = None,
+    llm: Annotated[str | None, typer.Option(
+        "--llm", metavar="SPEC", help="Write the answer with an LLM, checked before it is "
+        "shown: openai:MODEL, groq:MODEL, ollama:MODEL, openai-compatible:MODEL@URL, "
+        "gguf:PATH (or gguf:smollm2); a,b is a fallback chain. Default: extractive "
+        "(CIVICSETU_LLM).", show_default=False)] = None,
     home: HomeOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -229,7 +234,7 @@ def ask_cmd(
     filters = _filters(doc, jurisdiction, doc_type, as_of)
     with _engine(home) as engine:
         for q in queries:
-            answer = engine.ask(q, k=k, mode=_mode(mode), filters=filters)
+            answer = engine.ask(q, k=k, mode=_mode(mode), filters=filters, llm=llm)
             if as_json:
                 _print_json(answer_to_dict(answer))
                 continue

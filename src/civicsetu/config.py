@@ -26,6 +26,12 @@ class Settings(BaseSettings):
         default="minilm-onnx",
         description="Embedder backend by registry name (see civicsetu.embed.registry).",
     )
+    llm: str | None = Field(
+        default=None,
+        description="LLM for answers, e.g. openai:gpt-4o-mini, ollama:qwen2.5:1.5b, "
+                    "gguf:/path/model.gguf, several joined by ',' as a fallback chain; none "
+                    "(the default) answers extractively. See civicsetu.llm.",
+    )
     embed_batch_size: int = Field(default=32, ge=1, description="Passages per embedding call.")
     chunk_max_chars: int = Field(
         default=1000,

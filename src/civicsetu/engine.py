@@ -16,6 +16,7 @@ from datetime import date
 from pathlib import Path
 from types import TracebackType
 
+from civicsetu.agent.pipeline import Agent
 from civicsetu.answer.extractive import answer_extractive
 from civicsetu.config import Settings
 from civicsetu.embed import Embedder, get_embedder
@@ -39,6 +40,7 @@ class Engine:
         self.store: SQLiteStore = open_store(self.settings)
         self._embedder: Embedder | None = None
         self._searcher: Searcher | None = None
+        self._agents: dict[str | None, Agent] = {}
 
     def __enter__(self) -> Engine:
         return self
@@ -67,6 +69,7 @@ class Engine:
         reports = ingest(specs, self.store, self.embedder, self.settings, force=force,
                          on_progress=on_progress)
         self._searcher = None  # documents changed: aliases and filters must be re-read
+        self._agents.clear()
         return reports
 
     def ingest_bundled(self, *, force: bool = False,
@@ -113,14 +116,31 @@ class Engine:
         return self.searcher.search(query, k=k, mode=mode, filters=filters)
 
     def ask(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
-            filters: SearchFilters | None = None) -> Answer:
-        t0 = time.perf_counter()
-        result = self.search(query, k=max(k or self.settings.top_k, 10), mode=mode,
-                             filters=filters)
-        answer = answer_extractive(result, self.store, self.searcher.documents,
-                                   self.settings.abstain_below)
-        answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
-        return answer
+            filters: SearchFilters | None = None, llm: str | None = None) -> Answer:
+        """Answer through the agent (guard, classify, retrieve, generate, validate).
+
+        ``llm`` is a provider spec (``openai:MODEL``, ``gguf:PATH`` ...; default
+        ``Settings.llm``); with none the answer is extractive. ``mode`` other than hybrid
+        is for measurement: it skips the agent and answers from that retriever alone.
+        """
+        if mode != "hybrid":
+            t0 = time.perf_counter()
+            result = self.search(query, k=max(k or self.settings.top_k, 10), mode=mode,
+                                 filters=filters)
+            answer = answer_extractive(result, self.store, self.searcher.documents,
+                                       self.settings.abstain_below)
+            answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
+            return answer
+        return self.agent(llm).run(query, filters)
+
+    def agent(self, llm: str | None = None) -> Agent:
+        spec = llm if llm is not None else self.settings.llm
+        if spec not in self._agents:
+            from civicsetu.llm import get_llm
+
+            self._agents[spec] = Agent(self.searcher, self.store, self.settings.abstain_below,
+                                       get_llm(spec), self.settings.top_k)
+        return self._agents[spec]
 
     def show(self, full_id: str, as_of: date | None = None) -> Provision:
         """A provision as in force now, or on ``as_of``."""

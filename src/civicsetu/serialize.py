@@ -24,6 +24,11 @@ def answer_to_dict(a: Answer) -> dict[str, Any]:
         "citations": [citation_to_dict(c) for c in a.citations],
         "retrieved": [hit_to_dict(h) for h in a.retrieved],
         "notices": a.notices,
+        "query_type": a.query_type,
+        "confidence": a.confidence,
+        "generator": a.generator,
+        "llm_calls": a.llm_calls,
+        "tokens": a.tokens,
         "timings_ms": a.timings_ms,
     }
 

@@ -267,3 +267,8 @@ class Answer:
     retrieved: list[Hit]
     timings_ms: dict[str, float] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
+    query_type: str = ""
+    confidence: str = ""  # high | medium | low, from the evidence, never the model's say-so
+    generator: str = "extractive"  # extractive | the LLM's name
+    llm_calls: int = 0
+    tokens: int = 0

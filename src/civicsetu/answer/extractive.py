@@ -53,20 +53,31 @@ def answer_extractive(result: SearchResult, store: SQLiteStore,
         return Answer(query, ABSTENTION, True, [], result.hits,
                       {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
 
-    units = _candidate_units(result.hits[:CANDIDATE_HITS], store, result.as_of)
-    _score(units, result, store)
-    chosen = _choose(units)
-    titles = {d.id: d.title for d in documents}
-    section_titles = _section_titles(chosen, store, result.as_of)
-    citations = [_citation(u, titles, section_titles) for u in chosen]
-    citations, rejected = verify_citations(citations, store, result.as_of)
+    citations, rejected = quoted_evidence(result, store, documents)
     if not citations:
         return Answer(query, ABSTENTION, True, [], result.hits,
                       {**result.timings_ms, "answer": _ms(t0)},
-                      [f"{len(rejected)} candidate quotes failed verification"])
+                      [f"{rejected} candidate quotes failed verification"])
     text = _compose(citations)
     return Answer(query, text, False, citations, result.hits,
                   {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
+
+
+def quoted_evidence(result: SearchResult, store: SQLiteStore, documents: list[DocumentInfo],
+                    max_quotes: int = MAX_QUOTES,
+                    max_chars: int = MAX_TOTAL_CHARS) -> tuple[list[Citation], int]:
+    """The best verbatim units of the top hits, as verified citations (and how many
+    candidates failed verification). The extractive answer quotes them; an LLM gets them
+    as its numbered context."""
+    units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
+                             result.as_of)
+    _score(units, result, store)
+    chosen = _choose(units, max_quotes, max_chars)
+    titles = {d.id: d.title for d in documents}
+    section_titles = _section_titles(chosen, store, result.as_of)
+    citations = [_citation(u, titles, section_titles) for u in chosen]
+    ok, rejected = verify_citations(citations, store, result.as_of)
+    return ok, len(rejected)
 
 
 def _candidate_units(hits: list[Hit], store: SQLiteStore,
@@ -144,7 +155,8 @@ def _score(units: list[_Unit], result: SearchResult, store: SQLiteStore) -> None
         u.score = coverage * brevity + RANK_WEIGHT / (1 + u.rank) + (0.5 if u.pinned else 0.0)
 
 
-def _choose(units: list[_Unit]) -> list[_Unit]:
+def _choose(units: list[_Unit], max_quotes: int = MAX_QUOTES,
+            max_chars: int = MAX_TOTAL_CHARS) -> list[_Unit]:
     """Follow the retriever's order of provisions; from each hit quote its best unit."""
     best_per_hit: dict[int, _Unit] = {}
     for u in units:
@@ -156,9 +168,9 @@ def _choose(units: list[_Unit]) -> list[_Unit]:
     for rank in sorted(best_per_hit):
         u = best_per_hit[rank]
         sec = f"{u.provision.doc_id}#{u.provision.section}"
-        if len(chosen) >= MAX_QUOTES:
+        if len(chosen) >= max_quotes:
             break
-        if per_section.get(sec, 0) >= 2 or total + len(u.text) > MAX_TOTAL_CHARS:
+        if per_section.get(sec, 0) >= 2 or total + len(u.text) > max_chars:
             continue
         chosen.append(u)
         per_section[sec] = per_section.get(sec, 0) + 1

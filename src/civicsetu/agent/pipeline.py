@@ -1,0 +1,286 @@
+"""The answering graph (LangGraph ``StateGraph``): guard -> classify -> retrieve ->
+generate -> validate -> finalize, with a bounded corrective loop around retrieval and a
+bounded retry around generation. The state contract is in ``agent/state.py``.
+
+With no LLM the generator is the extractive answerer; with one, the LLM writes from the
+numbered, verified quotes and the validator checks every citation, quote and number. An
+answer that still fails after the retries is replaced by the extractive answer, so an
+unverified sentence is never shown.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from civicsetu.agent.classify import QueryType, classify_rules
+from civicsetu.agent.prompts import (
+    ANSWER_SYSTEM,
+    ANSWER_USER,
+    INSUFFICIENT,
+    RETRY_NOTE,
+    SOURCE,
+)
+from civicsetu.agent.state import AgentState
+from civicsetu.agent.validate import validate_answer
+from civicsetu.answer.evidence import assess
+from civicsetu.answer.extractive import answer_extractive, quoted_evidence
+from civicsetu.answer.messages import ABSTENTION, DISCLAIMER, INJECTION_REFUSAL
+from civicsetu.guard.injection import screen
+from civicsetu.guard.pii import find_pii, redact
+from civicsetu.guard.scope import check_scope
+from civicsetu.llm.base import LLM, LLMError, Message
+from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult
+from civicsetu.search.lexicon import expansions
+from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.types import Answer, Citation
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIEVALS = 3  # the first retrieval and at most two corrective retries
+MAX_GENERATIONS = 3  # the first draft and at most two retries
+CONTEXT_QUOTES = 8
+CONTEXT_CHARS = 6000
+# Below this best cosine the retrieval is retried with a rewritten query, and the retry is
+# kept only when its best match is clearly better (measured: a looser loop cost recall@10).
+CORRECTIVE_BELOW = 0.40
+CORRECTIVE_MIN_GAIN = 0.02
+
+
+class Agent:
+    def __init__(self, searcher: Searcher, store: SQLiteStore, abstain_below: float,
+                 llm: LLM | None = None, top_k: int = 10) -> None:
+        self.searcher = searcher
+        self.store = store
+        self.abstain_below = abstain_below
+        self.llm = llm
+        self.top_k = top_k
+        self._graph: Any = None
+        self._filters: SearchFilters | None = None
+
+    def run(self, query: str, filters: SearchFilters | None = None) -> Answer:
+        t0 = time.perf_counter()
+        state: AgentState = {
+            "query": query, "as_of": filters.as_of if filters else None,
+            "doc_ids": filters.doc_ids if filters else None, "attempts": 0,
+            "generations": 0, "llm_calls": 0, "tokens": 0, "problems": []}
+        self._filters = filters
+        final = self._run_graph(state) if self.llm is not None else self._run_straight(state)
+        answer = final["answer"]
+        answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
+        return answer
+
+    # --- graph ------------------------------------------------------------------------
+
+    def _run_graph(self, state: AgentState) -> AgentState:
+        if self._graph is None:
+            self._graph = self._build()
+        final: AgentState = self._graph.invoke(state)
+        return final
+
+    def _run_straight(self, state: AgentState) -> AgentState:
+        """With no LLM there is nothing to retry in generation, so the same nodes run in a
+        straight line without importing LangGraph (it costs about a second per process)."""
+        state.update(self._guard(state))
+        if _after_guard(state) == "go":
+            state.update(self._classify(state))
+        if _after_guard(state) == "go" and _after_classify(state) == "go":
+            state.update(self._retrieve(state))
+            while self._after_retrieve(state) == "again":
+                state.update(self._retrieve(state))
+        state.update(self._finalize(state))
+        return state
+
+    def _build(self) -> Any:
+        from langgraph.graph import END, START, StateGraph
+
+        graph = StateGraph(AgentState)
+        graph.add_node("guard", self._guard)
+        graph.add_node("classify", self._classify)
+        graph.add_node("retrieve", self._retrieve)
+        graph.add_node("generate", self._generate)
+        graph.add_node("validate", self._validate)
+        graph.add_node("finalize", self._finalize)
+        graph.add_edge(START, "guard")
+        graph.add_conditional_edges("guard", _after_guard, {"refuse": "finalize",
+                                                            "go": "classify"})
+        graph.add_conditional_edges("classify", _after_classify, {"refuse": "finalize",
+                                                                  "go": "retrieve"})
+        graph.add_conditional_edges("retrieve", self._after_retrieve,
+                                    {"again": "retrieve", "go": "generate"})
+        graph.add_edge("generate", "validate")
+        graph.add_conditional_edges("validate", _after_validate,
+                                    {"again": "generate", "done": "finalize"})
+        graph.add_edge("finalize", END)
+        return graph.compile()
+
+    # --- nodes ------------------------------------------------------------------------
+
+    def _guard(self, state: AgentState) -> AgentState:
+        query = state["query"]
+        pii = find_pii(query)
+        log.info("question=%s", redact(query))
+        if screen(query).flagged:
+            return {"refusal": INJECTION_REFUSAL, "pii": pii}
+        scope = check_scope(query)
+        if not scope.in_scope:
+            return {"refusal": scope.message, "pii": pii, "query_type": "out_of_scope"}
+        return {"pii": pii}
+
+    def _classify(self, state: AgentState) -> AgentState:
+        result = classify_rules(state["query"])
+        return {"query_type": result.query_type.value, "rewritten": result.rewritten}
+
+    def _retrieve(self, state: AgentState) -> AgentState:
+        attempts = state.get("attempts", 0)
+        query = state["rewritten"]
+        if attempts:
+            query = _corrective_rewrite(state["query"], attempts)
+        result = self.searcher.search(query, k=max(self.top_k, 10), filters=self._filters)
+        if attempts and state.get("result") is not None:
+            previous: SearchResult = state["result"]
+            if (result.best_cosine or 0) < (previous.best_cosine or 0) + CORRECTIVE_MIN_GAIN:
+                result = previous  # the rewrite did not find better evidence
+        return {"result": result, "attempts": attempts + 1}
+
+    def _after_retrieve(self, state: AgentState) -> str:
+        result: SearchResult = state["result"]
+        weak = result.best_cosine is not None and result.best_cosine < CORRECTIVE_BELOW
+        pinned = any(h.pinned for h in result.hits)
+        if weak and not pinned and state["attempts"] < MAX_RETRIEVALS:
+            return "again"
+        return "go"
+
+    def _generate(self, state: AgentState) -> AgentState:
+        result: SearchResult = state["result"]
+        generations = state.get("generations", 0) + 1
+        if self.llm is None:
+            return {"generations": generations, "draft": "", "sources": []}
+        evidence = assess(result, self.store, self.searcher.documents, self.abstain_below)
+        if not evidence.answerable:
+            return {"generations": MAX_GENERATIONS, "draft": INSUFFICIENT, "sources": []}
+        sources = state.get("sources") or quoted_evidence(
+            result, self.store, self.searcher.documents, CONTEXT_QUOTES, CONTEXT_CHARS)[0]
+        messages = [Message("system", ANSWER_SYSTEM),
+                    Message("user", ANSWER_USER.format(question=state["query"],
+                                                       sources=_numbered(sources)))]
+        if state.get("problems"):
+            messages.append(Message("assistant", state.get("draft", "")))
+            messages.append(Message("user", RETRY_NOTE.format(
+                problems="; ".join(state["problems"][:4]))))
+        try:
+            completion = self.llm.complete(messages, max_tokens=400)
+        except LLMError as exc:
+            log.warning("llm_failed error=%s", exc)
+            return {"generations": MAX_GENERATIONS, "draft": "", "sources": sources,
+                    "problems": [f"the LLM failed: {exc}"]}
+        return {"generations": generations, "draft": completion.text.strip(),
+                "sources": sources, "llm_calls": state.get("llm_calls", 0) + 1,
+                "tokens": state.get("tokens", 0) + completion.usage.total}
+
+    def _validate(self, state: AgentState) -> AgentState:
+        if self.llm is None or not state.get("sources"):
+            return {"problems": []}
+        draft = state.get("draft", "")
+        if draft.strip() == INSUFFICIENT:
+            return {"problems": []}
+        check = validate_answer(draft, state["sources"])
+        return {"problems": check.problems}
+
+    def _finalize(self, state: AgentState) -> AgentState:
+        query = state["query"]
+        if state.get("refusal"):
+            return {"answer": Answer(query, state["refusal"], True, [], [],
+                                     query_type=state.get("query_type", "refused"),
+                                     confidence="")}
+        result: SearchResult = state["result"]
+        extractive = answer_extractive(result, self.store, self.searcher.documents,
+                                       self.abstain_below)
+        answer = extractive
+        draft = state.get("draft", "")
+        if self.llm is not None and state.get("sources") and draft and \
+                draft.strip() != INSUFFICIENT and not state.get("problems"):
+            answer = _llm_answer(query, draft, state["sources"], result, extractive)
+            answer.generator = self.llm.name
+        elif self.llm is not None and draft.strip() == INSUFFICIENT:
+            answer = Answer(query, ABSTENTION, True, [], result.hits, dict(result.timings_ms),
+                            extractive.notices)
+            answer.generator = self.llm.name
+        elif self.llm is not None and state.get("problems"):
+            answer.notices.append("The LLM's answer failed verification ("
+                                  + "; ".join(state["problems"][:3])
+                                  + "); the verified quotes are shown instead.")
+        answer.query_type = state.get("query_type", "")
+        answer.confidence = "" if answer.abstained else _confidence(answer, result)
+        answer.llm_calls = state.get("llm_calls", 0)
+        answer.tokens = state.get("tokens", 0)
+        answer.notices += _amendment_notices(self.store, answer.citations)
+        return {"answer": answer}
+
+
+# --- routing and helpers -------------------------------------------------------------
+
+def _after_guard(state: AgentState) -> str:
+    return "refuse" if state.get("refusal") else "go"
+
+
+def _after_classify(state: AgentState) -> str:
+    return "refuse" if state.get("query_type") == QueryType.OUT_OF_SCOPE.value else "go"
+
+
+def _after_validate(state: AgentState) -> str:
+    if state.get("problems") and state.get("generations", 0) < MAX_GENERATIONS:
+        return "again"
+    return "done"
+
+
+def _corrective_rewrite(query: str, attempt: int) -> str:
+    """Retry with the statute's own words for the user's (builder -> promoter ...)."""
+    extra = expansions(query)
+    return f"{query} {' '.join(extra)}" if extra and attempt == 1 else query
+
+
+def _numbered(sources: list[Citation]) -> str:
+    return "\n".join(SOURCE.format(n=i, label=c.label, text=c.quote)
+                     for i, c in enumerate(sources, start=1))
+
+
+def _llm_answer(query: str, draft: str, sources: list[Citation], result: SearchResult,
+                extractive: Answer) -> Answer:
+    from civicsetu.agent.validate import validate_answer as check
+
+    cited = [sources[n - 1] for n in check(draft, sources).cited]
+    lines = [draft, ""]
+    for i, c in enumerate(sources, start=1):
+        if c in cited:
+            lines.append(f"[{i}] {c.label}" + (f" — {c.title}" if c.title else "") + ":")
+            lines.append(f"“{c.quote}”")
+            lines.append("")
+    lines.append(DISCLAIMER)
+    return Answer(query, "\n".join(lines), False, cited, result.hits,
+                  dict(result.timings_ms), list(extractive.notices))
+
+
+def _confidence(answer: Answer, result: SearchResult) -> str:
+    """From the evidence: a pinned provision or a strong match quoted twice is high."""
+    cosine = result.best_cosine or 0.0
+    pinned = any(h.pinned for h in result.hits)
+    if pinned or (cosine >= 0.6 and len(answer.citations) >= 2):
+        return "high"
+    if cosine >= 0.45:
+        return "medium"
+    return "low"
+
+
+def _amendment_notices(store: SQLiteStore, citations: list[Citation]) -> list[str]:
+    notes = []
+    for a in store.amendments_of([c.provision_id for c in citations]):
+        when = f" with effect from {a.effective.isoformat()}" if a.effective else ""
+        by = f" by {a.by}" if a.by else ""
+        notes.append(f"{a.provision_id.partition('#')[2]} was {a.action}{by}{when}.")
+    return list(dict.fromkeys(notes))
+
+
+AgentFactory = Callable[[LLM | None], Agent]

@@ -1,0 +1,38 @@
+"""The agent's state contract: what each node of the graph reads and writes.
+
+    guard     reads query                   writes refusal, pii
+    classify  reads query                   writes query_type, rewritten
+    retrieve  reads rewritten, query_type   writes result, attempts   (corrective loop <= 2)
+    generate  reads result, problems        writes sources, draft, generations
+    validate  reads draft, sources          writes problems           (retry generate <= 2)
+    finalize  reads everything              writes answer
+
+Records that are not JSON (search results, citations) live only within one run; a
+conversation checkpoint keeps the question, the answer text and its cited ids.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, TypedDict
+
+from civicsetu.types import Answer, Citation
+
+
+class AgentState(TypedDict, total=False):
+    query: str
+    as_of: date | None
+    doc_ids: list[str] | None
+    refusal: str
+    pii: list[str]
+    query_type: str
+    rewritten: str
+    result: Any  # SearchResult of the latest retrieval
+    attempts: int  # retrievals run (the first plus corrective retries)
+    sources: list[Citation]  # the numbered context the generator saw
+    draft: str
+    generations: int
+    problems: list[str]
+    llm_calls: int
+    tokens: int
+    answer: Answer

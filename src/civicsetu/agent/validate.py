@@ -1,0 +1,83 @@
+"""Check an LLM's answer before it is shown.
+
+Always (the citation-index layer): every ``[n]`` names a source in the context, at least
+one source is cited, every double-quoted passage stands verbatim (white space aside) in
+a source the same sentence cites, and every number, amount, period or date in a sentence
+appears in the sources that sentence cites. A failing answer is retried and then replaced
+by the extractive answer, never shown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from civicsetu.answer.verify import fold
+from civicsetu.types import Citation
+
+_MARK = re.compile(r"\[(\d{1,2})\]")
+_QUOTE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
+_NUMBER = re.compile(r"(?<![\w.])(?:₹\s?|Rs\.?\s?)?\d[\d,]*(?:\.\d+)?(?!\w)")
+_NUMBER_WORDS = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|forty-five|fifty|sixty|ninety|hundred|thousand|lakh|crore)\b"
+    r"(?:[ -](?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|lakh|"
+    r"crore|per\s+cent|days?|months?|years?))*", re.IGNORECASE)
+# Provision references are names, not quantities: "section 18(1)" need not be quoted.
+_REFERENCE = re.compile(
+    r"\b(?:sub-)?(?:sections?|rules?|regulations?|articles?|clauses?|chapter|s\.|r\.|art\.)"
+    r"\s*\(?\d+[A-Z]?\)?(?:\s*\(\w{1,5}\))*|\b(?:Act|Code|Rules|Regulations),?\s+\d{4}\b",
+    re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)(?:\s*(?:\[\d{1,2}\])+)?")
+
+
+@dataclass(slots=True)
+class Validation:
+    ok: bool
+    cited: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def validate_answer(text: str, sources: Sequence[Citation]) -> Validation:
+    problems: list[str] = []
+    marks = [int(n) for n in _MARK.findall(text)]
+    if not marks:
+        problems.append("no source is cited")
+    bad = sorted({n for n in marks if not 1 <= n <= len(sources)})
+    if bad:
+        problems.append(f"cites sources that do not exist: {bad}")
+    for sentence in _sentences(text):
+        cited = [int(n) for n in _MARK.findall(sentence) if 1 <= int(n) <= len(sources)]
+        if not cited:
+            continue
+        evidence = fold(" ".join(sources[n - 1].quote for n in cited)).lower()
+        for quote in _QUOTE.findall(sentence):
+            if fold(quote).lower() not in evidence:
+                problems.append(f"quote not verbatim in [{', '.join(map(str, cited))}]: "
+                                f"{quote[:60]!r}")
+        claim = _REFERENCE.sub(" ", _MARK.sub("", sentence))
+        evidence_numbers = {_plain(m.group(0)) for m in _NUMBER.finditer(evidence)}
+        for number in _numbers(claim):
+            digits = _plain(number)
+            found = (digits in evidence_numbers) if any(ch.isdigit() for ch in number) \
+                else number.lower() in evidence
+            if not found:
+                problems.append(f"'{number}' is not in the cited text")
+    return Validation(not problems, sorted(set(n for n in marks if 1 <= n <= len(sources))),
+                      problems)
+
+
+def _sentences(text: str) -> list[str]:
+    return [m.group(0) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+
+
+def _numbers(text: str) -> list[str]:
+    found = [m.group(0).strip() for m in _NUMBER.finditer(text)]
+    found += [" ".join(m.group(0).split()) for m in _NUMBER_WORDS.finditer(text)]
+    return [n for n in found if n]
+
+
+def _plain(number: str) -> str:
+    """``₹ 1,50,000.00`` -> ``150000.00``: amounts compare by their digits."""
+    return re.sub(r"[^\d.]", "", number).rstrip(".")
