@@ -53,7 +53,7 @@ _RULES: list[tuple[QueryType, re.Pattern[str], str]] = [
         r"\d+.*\?", _I),
      "follows a reference from one provision to another"),
     (QueryType.TEMPORAL, re.compile(
-        r"\bhow\s+long\b|\bhow\s+soon\b|\bhow\s+(?:many|much)\s+(?:days|months|years|time|"
+        r"\bhow\s+long\b|\bhow\s+soon\b|\bwithin\s+what\s+(?:time|period)\b|\bhow\s+(?:many|much)\s+(?:days|months|years|time|"
         r"notice)\b|\bwithin\s+how\b|\bdeadline\b|\btime\s+limit\b|\blimitation\s+period\b|"
         r"\bcome\s+into\s+force\b|\bcame\s+into\s+force\b|\bstill\s+on\s+the\s+hook\b|"
         r"\bafter\s+(?:getting|the)\b.*\bhow\b|\bin\s+time\b|\bwhen\s+\w+\s+came\b", _I),

@@ -161,8 +161,10 @@ class Agent:
         evidence = assess(result, self.store, self.searcher.documents, self.abstain_below)
         if not evidence.answerable:
             return {"generations": MAX_GENERATIONS, "draft": INSUFFICIENT, "sources": []}
-        sources = state.get("sources") or quoted_evidence(
-            result, self.store, self.searcher.documents, CONTEXT_QUOTES, CONTEXT_CHARS)[0]
+        sources = state.get("sources") or _safe_sources(quoted_evidence(
+            result, self.store, self.searcher.documents, CONTEXT_QUOTES, CONTEXT_CHARS)[0])
+        if not sources:
+            return {"generations": MAX_GENERATIONS, "draft": "", "sources": []}
         messages = [Message("system", ANSWER_SYSTEM),
                     Message("user", ANSWER_USER.format(question=state["query"],
                                                        sources=_numbered(sources)))]
@@ -240,6 +242,16 @@ def _corrective_rewrite(query: str, attempt: int) -> str:
     """Retry with the statute's own words for the user's (builder -> promoter ...)."""
     extra = expansions(query)
     return f"{query} {' '.join(extra)}" if extra and attempt == 1 else query
+
+
+def _safe_sources(sources: list[Citation]) -> list[Citation]:
+    """Retrieved text that carries instructions never reaches the LLM; the extractive
+    answer may still quote it, since a verbatim quote cannot be steered."""
+    kept = [c for c in sources if not screen(c.quote).flagged]
+    if len(kept) < len(sources):
+        log.warning("dropped %d retrieved passages that carry instructions",
+                    len(sources) - len(kept))
+    return kept
 
 
 def _numbered(sources: list[Citation]) -> str:

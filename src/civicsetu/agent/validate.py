@@ -44,6 +44,8 @@ def validate_answer(text: str, sources: Sequence[Citation]) -> Validation:
     marks = [int(n) for n in _MARK.findall(text)]
     if not marks:
         problems.append("no source is cited")
+    if len(re.findall(r"[A-Za-z]{2,}", _MARK.sub(" ", text))) < 3:
+        problems.append("the answer has no sentence")
     bad = sorted({n for n in marks if not 1 <= n <= len(sources)})
     if bad:
         problems.append(f"cites sources that do not exist: {bad}")
