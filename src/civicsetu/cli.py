@@ -260,6 +260,43 @@ def _read_batch(path: Path) -> list[str]:
     return queries
 
 
+@app.command("chat")
+def chat_cmd(
+    session: Annotated[str, typer.Option(
+        "--session", help="Conversation name; the same name resumes it later.")] = "default",
+    llm: Annotated[str | None, typer.Option(
+        "--llm", metavar="SPEC", help="As for `ask`; default extractive.",
+        show_default=False)] = None,
+    home: HomeOpt = None,
+) -> None:
+    """Talk to the corpus: follow-ups such as "what about the penalty for that?" are
+    resolved from the conversation; type 1-3 to pick a suggested follow-up, or an empty
+    line / Ctrl-D to stop."""
+    with _engine(home) as engine:
+        conversation = engine.conversation(llm)
+        try:
+            while True:
+                try:
+                    question = input("you> ").strip()
+                except EOFError:
+                    break
+                if not question:
+                    break
+                try:
+                    answer, standalone, suggestions = conversation.ask(session, question)
+                except CivicSetuError as exc:
+                    err.print(f"[red]{exc}[/red]")
+                    continue
+                if standalone != question:
+                    err.print(f"[dim](searched: {standalone})[/dim]")
+                out.print(answer.text, highlight=False)
+                for i, s in enumerate(suggestions, start=1):
+                    out.print(f"  [bold]{i}[/bold]. {s.question} [dim]({s.kind})[/dim]",
+                              highlight=False)
+        finally:
+            conversation.close()
+
+
 @app.command("show")
 def show_cmd(
     provision_id: Annotated[str, typer.Argument(

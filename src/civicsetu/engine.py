@@ -15,8 +15,12 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from civicsetu.agent.pipeline import Agent
+
+if TYPE_CHECKING:
+    from civicsetu.agent.conversation import Conversation
 from civicsetu.answer.extractive import answer_extractive
 from civicsetu.config import Settings
 from civicsetu.embed import Embedder, get_embedder
@@ -132,6 +136,14 @@ class Engine:
             answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return answer
         return self.agent(llm).run(query, filters)
+
+    def conversation(self, llm: str | None = None,
+                     filters: SearchFilters | None = None) -> Conversation:
+        """Multi-turn chat; sessions persist in ``$CIVICSETU_HOME/sessions.db``."""
+        from civicsetu.agent.conversation import Conversation
+
+        return Conversation(self.agent(llm), self.store, self.settings.home / "sessions.db",
+                            filters)
 
     def agent(self, llm: str | None = None) -> Agent:
         spec = llm if llm is not None else self.settings.llm
