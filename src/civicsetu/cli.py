@@ -223,6 +223,9 @@ def ask_cmd(
         "shown: openai:MODEL, groq:MODEL, ollama:MODEL, openai-compatible:MODEL@URL, "
         "gguf:PATH (or gguf:smollm2); a,b is a fallback chain. Default: extractive "
         "(CIVICSETU_LLM).", show_default=False)] = None,
+    research: Annotated[bool, typer.Option(
+        "--research", help="Multi-hop research: plan up to three steps, retrieve for each, "
+        "pool and de-duplicate, answer from all of them.")] = False,
     home: HomeOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -234,7 +237,10 @@ def ask_cmd(
     filters = _filters(doc, jurisdiction, doc_type, as_of)
     with _engine(home) as engine:
         for q in queries:
-            answer = engine.ask(q, k=k, mode=_mode(mode), filters=filters, llm=llm)
+            if research:
+                answer = engine.research(q, filters=filters, llm=llm).answer
+            else:
+                answer = engine.ask(q, k=k, mode=_mode(mode), filters=filters, llm=llm)
             if as_json:
                 _print_json(answer_to_dict(answer))
                 continue

@@ -21,6 +21,7 @@ from civicsetu.agent.pipeline import Agent
 
 if TYPE_CHECKING:
     from civicsetu.agent.conversation import Conversation
+    from civicsetu.agent.research import ResearchRun
 from civicsetu.answer.extractive import answer_extractive
 from civicsetu.config import Settings
 from civicsetu.embed import Embedder, get_embedder
@@ -136,6 +137,13 @@ class Engine:
             answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return answer
         return self.agent(llm).run(query, filters)
+
+    def research(self, query: str, *, filters: SearchFilters | None = None,
+                 llm: str | None = None) -> ResearchRun:
+        """Multi-hop research (``agent/research.py``): steps, pooled retrieval, memory."""
+        from civicsetu.agent.research import Researcher
+
+        return Researcher(self.agent(llm)).run(query, filters)
 
     def conversation(self, llm: str | None = None,
                      filters: SearchFilters | None = None) -> Conversation:

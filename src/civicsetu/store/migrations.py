@@ -141,6 +141,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE chunks ADD COLUMN valid_to TEXT;
         CREATE INDEX chunks_current ON chunks(doc_id, valid_to);
     """),
+    ("0004_qa_memory", """
+        CREATE TABLE qa_memory (
+            corpus TEXT NOT NULL,
+            question TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            payload TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (corpus, question)
+        ) WITHOUT ROWID;
+    """),
 ]
 
 

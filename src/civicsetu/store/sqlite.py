@@ -168,6 +168,22 @@ class SQLiteStore:
         with self._transaction() as c:
             graph.resolve_references(c)
 
+    # --- research memory ----------------------------------------------------------------
+
+    def qa_memory(self, corpus: str) -> list[tuple[npt.NDArray[np.float32], str]]:
+        rows = self._conn.execute("SELECT vector, payload FROM qa_memory WHERE corpus = ?",
+                                  (corpus,)).fetchall()
+        return [(np.frombuffer(r[0], dtype=np.float32), str(r[1])) for r in rows]
+
+    def remember_qa(self, corpus: str, question: str, vector: npt.NDArray[np.float32],
+                    payload: str) -> None:
+        """Store an answer for ``corpus``; answers for any other corpus are dropped."""
+        with self._transaction() as c:
+            c.execute("DELETE FROM qa_memory WHERE corpus != ?", (corpus,))
+            c.execute("INSERT OR REPLACE INTO qa_memory VALUES (?,?,?,?,?)",
+                      (corpus, question, np.asarray(vector, dtype=np.float32).tobytes(),
+                       payload, datetime.now(UTC).isoformat()))
+
     # --- graph and metadata -------------------------------------------------------------
 
     def edges(self, node: str, direction: str = "out",

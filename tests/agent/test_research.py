@@ -1,0 +1,48 @@
+"""Research mode: planning, pooled retrieval across steps, memory, multiple choice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from civicsetu.agent.research import Researcher, plan, select_choice
+from civicsetu.config import Settings
+from civicsetu.engine import Engine
+from civicsetu.ingest.pipeline import SourceSpec
+from civicsetu.types import Citation
+from tests.store.test_graph import ACT
+
+
+def test_plan_splits_linked_questions_and_keeps_the_whole_first() -> None:
+    question = ("Possession of my flat is late. What can I claim, and where do I appeal "
+                "if the order goes against me?")
+    steps = plan(question)
+    assert steps[0] == question and 2 <= len(steps) <= 3
+    assert plan("What is an allottee?") == ["What is an allottee?"]
+
+
+def test_multiple_choice_picks_the_supported_option() -> None:
+    quote = Citation("a#s.3", "Section 3", "", "a penalty of ten per cent of the cost", 0, 1)
+    question = "What is the penalty? (a) five years in jail (b) ten per cent of the cost"
+    assert select_choice(question, [quote]) == "b"
+    assert select_choice("No options here?", [quote]) is None
+
+
+def test_research_runs_steps_and_remembers_until_the_corpus_changes(tmp_path: Path) -> None:
+    act = tmp_path / "model-housing-act-2030.md"
+    act.write_text(ACT, encoding="utf-8")
+    with Engine(Settings(home=tmp_path / "home")) as engine:
+        engine.ingest([SourceSpec(act)])
+        question = ("What is the penalty for a promoter who sells flats without registering "
+                    "the project, and who is an allottee?")
+        first = engine.research(question)
+        assert not first.answer.abstained and not first.from_memory
+        assert len(first.steps) == 2 and first.metrics["steps"] == 2
+        cited = {c.provision_id.partition("#")[2] for c in first.answer.citations}
+        assert "s.3" in cited and "s.1(a)" in cited
+        assert len({c.provision_id for c in first.answer.citations}) == len(cited)
+        again = Researcher(engine.agent(None)).run(question.replace("What is", "What's"))
+        assert again.from_memory and again.answer.citations == first.answer.citations
+        act.write_text(ACT + "\n## Section 5 - Offences.\n\nOffences are cognizable.\n",
+                       encoding="utf-8")
+        engine.ingest([SourceSpec(act)])
+        assert not engine.research(question).from_memory
