@@ -32,6 +32,11 @@ class Settings(BaseSettings):
                     "gguf:/path/model.gguf, several joined by ',' as a fallback chain; none "
                     "(the default) answers extractively. See civicsetu.llm.",
     )
+    llm_classifies: bool = Field(
+        default=False,
+        description="Let the LLM classify and rewrite the question (one more call); the "
+                    "rule-based classifier answers when its reply is unusable.",
+    )
     embed_batch_size: int = Field(default=32, ge=1, description="Passages per embedding call.")
     chunk_max_chars: int = Field(
         default=1000,

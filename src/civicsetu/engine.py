@@ -159,7 +159,8 @@ class Engine:
             from civicsetu.llm import get_llm
 
             self._agents[spec] = Agent(self.searcher, self.store, self.settings.abstain_below,
-                                       get_llm(spec), self.settings.top_k)
+                                       get_llm(spec), self.settings.top_k,
+                                       self.settings.llm_classifies)
         return self._agents[spec]
 
     def show(self, full_id: str, as_of: date | None = None) -> Provision:

@@ -181,3 +181,19 @@ def test_no_llm_path_still_answers(engine: Engine) -> None:
         answer = engine.ask(Q, filters=SearchFilters(doc_ids=["model-tenancy-act-2099"]))
     assert not answer.abstained and answer.generator == "extractive"
     assert answer.query_type == "temporal"
+
+
+def test_llm_classification_uses_one_schema_and_falls_back_to_rules(engine: Engine) -> None:
+    from civicsetu.agent.classify import QueryType, classify_with_llm
+    from civicsetu.llm.base import get_llm
+
+    llm = get_llm("scripted:cls")
+    assert llm is not None
+    ScriptedLLM.replies = ['{"query_type": "temporal", "rewritten": "deposit refund period"}',
+                           "I think it is about deposits.", '{"query_type": "weather"}']
+    first, _ = classify_with_llm(Q, llm)
+    assert first.query_type is QueryType.TEMPORAL and first.rewritten == "deposit refund period"
+    for _ in range(2):
+        fallback, _ = classify_with_llm(Q, llm)
+        assert fallback.reason != "classified by the LLM"
+        assert fallback.query_type is QueryType.TEMPORAL

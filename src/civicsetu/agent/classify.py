@@ -11,6 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from civicsetu.llm.base import LLM
 
 
 class QueryType(StrEnum):
@@ -95,3 +99,29 @@ def classify_rules(query: str) -> Classification:
         if pattern.search(scope):
             return Classification(query_type, text, reason)
     return Classification(QueryType.FACT_LOOKUP, text, "a direct question about the law")
+
+
+def classify_with_llm(query: str, llm: LLM) -> tuple[Classification, int]:
+    """The LLM's classification in the same schema; the rules answer when the reply is not
+    valid JSON with a known type. Returns the classification and the tokens used."""
+    import json
+
+    from civicsetu.agent.prompts import CLASSIFY_SYSTEM
+    from civicsetu.llm.base import LLMError, Message
+
+    try:
+        completion = llm.complete([Message("system", CLASSIFY_SYSTEM),
+                                   Message("user", query)], max_tokens=120)
+    except LLMError:
+        return classify_rules(query), 0
+    tokens = completion.usage.total
+    match = re.search(r"\{.*\}", completion.text, re.DOTALL)
+    try:
+        data = json.loads(match.group(0)) if match else {}
+        query_type = QueryType(str(data.get("query_type")))
+    except (ValueError, TypeError):
+        return classify_rules(query), tokens
+    rewritten = str(data.get("rewritten") or "").strip()
+    if not rewritten or len(rewritten) > 2 * len(query) + 40:
+        rewritten = " ".join(query.split())
+    return Classification(query_type, rewritten, "classified by the LLM"), tokens

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from civicsetu.agent.classify import QueryType, classify_rules
+from civicsetu.agent.classify import QueryType, classify_rules, classify_with_llm
 from civicsetu.agent.prompts import (
     ANSWER_SYSTEM,
     ANSWER_USER,
@@ -51,12 +51,16 @@ CORRECTIVE_MIN_GAIN = 0.02
 
 class Agent:
     def __init__(self, searcher: Searcher, store: SQLiteStore, abstain_below: float,
-                 llm: LLM | None = None, top_k: int = 10) -> None:
+                 llm: LLM | None = None, top_k: int = 10,
+                 llm_classifies: bool = False) -> None:
         self.searcher = searcher
         self.store = store
         self.abstain_below = abstain_below
         self.llm = llm
         self.top_k = top_k
+        # Off by default: a rule-based type costs nothing and a small local model
+        # classifies worse than the rules (see docs/EVALUATION.md).
+        self.llm_classifies = llm_classifies
         self._graph: Any = None
         self._filters: SearchFilters | None = None
 
@@ -130,8 +134,16 @@ class Agent:
         return {"pii": pii}
 
     def _classify(self, state: AgentState) -> AgentState:
-        result = classify_rules(state["query"])
-        return {"query_type": result.query_type.value, "rewritten": result.rewritten}
+        if self.llm is None or not self.llm_classifies:
+            result = classify_rules(state["query"])
+            return {"query_type": result.query_type.value, "rewritten": result.rewritten}
+        result, tokens = classify_with_llm(state["query"], self.llm)
+        # The search keeps the user's words; the LLM's rewrite only adds to them.
+        rewritten = state["query"] if result.rewritten == state["query"] else \
+            f"{state['query']} {result.rewritten}"
+        return {"query_type": result.query_type.value, "rewritten": rewritten,
+                "llm_calls": state.get("llm_calls", 0) + 1,
+                "tokens": state.get("tokens", 0) + tokens}
 
     def _retrieve(self, state: AgentState) -> AgentState:
         attempts = state.get("attempts", 0)
