@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 from typing import Any
 
 from civicsetu.agent.classify import QueryType, classify_rules, classify_with_llm
@@ -62,15 +61,11 @@ class Agent:
         # classifies worse than the rules (see docs/EVALUATION.md).
         self.llm_classifies = llm_classifies
         self._graph: Any = None
-        self._filters: SearchFilters | None = None
 
     def run(self, query: str, filters: SearchFilters | None = None) -> Answer:
         t0 = time.perf_counter()
-        state: AgentState = {
-            "query": query, "as_of": filters.as_of if filters else None,
-            "doc_ids": filters.doc_ids if filters else None, "attempts": 0,
-            "generations": 0, "llm_calls": 0, "tokens": 0, "problems": []}
-        self._filters = filters
+        state: AgentState = {"query": query, "filters": filters, "attempts": 0,
+                             "generations": 0, "llm_calls": 0, "tokens": 0, "problems": []}
         final = self._run_graph(state) if self.llm is not None else self._run_straight(state)
         answer = final["answer"]
         answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
@@ -150,7 +145,7 @@ class Agent:
         query = state["rewritten"]
         if attempts:
             query = _corrective_rewrite(state["query"], attempts)
-        result = self.searcher.search(query, k=max(self.top_k, 10), filters=self._filters)
+        result = self.searcher.search(query, k=max(self.top_k, 10), filters=state.get("filters"))
         if attempts and state.get("result") is not None:
             previous: SearchResult = state["result"]
             if (result.best_cosine or 0) < (previous.best_cosine or 0) + CORRECTIVE_MIN_GAIN:
@@ -273,9 +268,7 @@ def _numbered(sources: list[Citation]) -> str:
 
 def _llm_answer(query: str, draft: str, sources: list[Citation], result: SearchResult,
                 extractive: Answer) -> Answer:
-    from civicsetu.agent.validate import validate_answer as check
-
-    cited = [sources[n - 1] for n in check(draft, sources).cited]
+    cited = [sources[n - 1] for n in validate_answer(draft, sources).cited]
     lines = [draft, ""]
     for i, c in enumerate(sources, start=1):
         if c in cited:
@@ -306,5 +299,3 @@ def _amendment_notices(store: SQLiteStore, citations: list[Citation]) -> list[st
         notes.append(f"{a.provision_id.partition('#')[2]} was {a.action}{by}{when}.")
     return list(dict.fromkeys(notes))
 
-
-AgentFactory = Callable[[LLM | None], Agent]

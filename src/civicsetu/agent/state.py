@@ -13,16 +13,15 @@ conversation checkpoint keeps the question, the answer text and its cited ids.
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any, TypedDict
 
+from civicsetu.search.hybrid import SearchFilters
 from civicsetu.types import Answer, Citation
 
 
 class AgentState(TypedDict, total=False):
     query: str
-    as_of: date | None
-    doc_ids: list[str] | None
+    filters: SearchFilters | None  # documents, jurisdiction, type, as-of date
     refusal: str
     pii: list[str]
     query_type: str
