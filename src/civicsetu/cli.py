@@ -410,11 +410,15 @@ def eval_cmd(
                                                  "key_facts, query_type.")],
     out_prefix: Annotated[Path, typer.Option(
         "--out", help="Writes OUT.md and OUT.json.")] = Path("eval-results/legal_qa_dev"),
+    llm: Annotated[str | None, typer.Option(
+        "--llm", metavar="SPEC", help="Compare answers with no LLM against this LLM "
+        "instead of hybrid against BM25-only.", show_default=False)] = None,
     home: HomeOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Measure retrieval (section recall@1/5/10, MRR) and answers (key facts, citation
-    validity, abstention, answer rate, latency), hybrid against a BM25-only baseline."""
+    validity, abstention, answer rate, latency, LLM calls), hybrid against a BM25-only
+    baseline, or with --llm no LLM against that LLM."""
     from civicsetu.eval.report import write_report
     from civicsetu.eval.runner import load_dataset, run_evaluation
 
@@ -423,7 +427,7 @@ def eval_cmd(
     with _engine(home) as engine, progress:
         task = progress.add_task("eval", total=len(rows) * 2)
         report = run_evaluation(engine, rows, dataset.name,
-                                on_row=lambda: progress.advance(task))
+                                on_row=lambda: progress.advance(task), llm=llm)
     md_path, json_path = write_report(report, out_prefix)
     if as_json:
         _print_json(report)

@@ -14,6 +14,8 @@ _ROWS = [
     ("answer_rate_answerable", "Answer rate (answerable)"),
     ("abstention_unanswerable", "Abstention (unanswerable)"),
     ("latency_p50_ms", "Latency p50 (ms)"), ("latency_p95_ms", "Latency p95 (ms)"),
+    ("llm_calls_per_question", "LLM calls per question"),
+    ("llm_answers_shown", "LLM-written answers shown (passed validation)"),
 ]
 
 

