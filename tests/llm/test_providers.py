@@ -7,6 +7,7 @@ import json
 import threading
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -124,3 +125,24 @@ def test_registry_specs(monkeypatch: pytest.MonkeyPatch) -> None:
         get_llm("openai:gpt-4o-mini")
     with pytest.raises(InputError, match="MODEL@BASE_URL"):
         get_llm("openai-compatible:no-url")
+
+
+def test_a_gguf_split_across_packages_is_joined_once(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from civicsetu.llm.llama_cpp import _joined_parts
+
+    packages = tmp_path / "site"
+    for n, chunk in enumerate([b"GGUF\x03\x00", b"rest-of-model"], start=1):
+        folder = packages / f"splitmodel_part{n}"
+        (folder / "data").mkdir(parents=True)
+        (folder / "data" / f"part{n:02d}.bin").write_bytes(chunk)
+        (folder / "__init__.py").write_text(
+            "import os\ndef get_part_path():\n    return os.path.join(os.path.dirname("
+            f"__file__), 'data', 'part{n:02d}.bin')\n")
+    monkeypatch.syspath_prepend(str(packages))
+    dest = tmp_path / "models" / "joined.gguf"
+    assert _joined_parts("splitmodel_part", 2, dest) == dest
+    assert dest.read_bytes() == b"GGUF\x03\x00rest-of-model"
+    with pytest.raises(InputError, match="splitmodel_part3 is not installed"):
+        _joined_parts("splitmodel_part", 3, tmp_path / "other.gguf")
+    assert not list((tmp_path / "models").glob("*.part"))
