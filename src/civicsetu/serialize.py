@@ -29,6 +29,8 @@ def answer_to_dict(a: Answer) -> dict[str, Any]:
         "generator": a.generator,
         "llm_calls": a.llm_calls,
         "tokens": a.tokens,
+        "usage_by_call": a.usage_by_call,
+        "cost_usd": a.cost_usd,
         "timings_ms": a.timings_ms,
     }
 

@@ -272,3 +272,5 @@ class Answer:
     generator: str = "extractive"  # extractive | the LLM's name
     llm_calls: int = 0
     tokens: int = 0
+    usage_by_call: dict[str, dict[str, float]] = field(default_factory=dict)
+    cost_usd: float = 0.0  # estimated from llm/pricing.py

@@ -12,7 +12,7 @@ import pytest
 from civicsetu.answer.messages import ABSTENTION, INJECTION_REFUSAL, OUT_OF_SCOPE_DRAFTING
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
-from civicsetu.llm.base import Completion, Message, RateLimited, register
+from civicsetu.llm.base import Completion, Message, RateLimited, Usage, register
 from civicsetu.search.hybrid import SearchFilters
 
 ACT = """---
@@ -58,7 +58,7 @@ class ScriptedLLM:
         reply = ScriptedLLM.replies.pop(0) if ScriptedLLM.replies else "INSUFFICIENT"
         if isinstance(reply, Exception):
             raise reply
-        return Completion(reply, self.name, "scripted")
+        return Completion(reply, self.name, "scripted", Usage(100, 10))
 
 
 register("scripted", ScriptedLLM)
@@ -191,9 +191,26 @@ def test_llm_classification_uses_one_schema_and_falls_back_to_rules(engine: Engi
     assert llm is not None
     ScriptedLLM.replies = ['{"query_type": "temporal", "rewritten": "deposit refund period"}',
                            "I think it is about deposits.", '{"query_type": "weather"}']
-    first, _ = classify_with_llm(Q, llm)
+    first, completion = classify_with_llm(Q, llm)
     assert first.query_type is QueryType.TEMPORAL and first.rewritten == "deposit refund period"
+    assert completion is not None
     for _ in range(2):
         fallback, _ = classify_with_llm(Q, llm)
         assert fallback.reason != "classified by the LLM"
         assert fallback.query_type is QueryType.TEMPORAL
+
+
+def test_usage_and_estimated_cost_are_counted_by_call_type(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CIVICSETU_LLM_PRICE", "1.0,2.0")
+    ScriptedLLM.replies = ["INSUFFICIENT"]
+    with engine:
+        engine.agent("scripted:cost").llm_classifies = True
+        ScriptedLLM.replies = ['{"query_type": "temporal", "rewritten": "deposit refund"}',
+                               "INSUFFICIENT"]
+        answer = engine.ask(Q, llm="scripted:cost")
+    assert answer.llm_calls == 2
+    assert set(answer.usage_by_call) == {"classify", "generate"}
+    assert answer.usage_by_call["generate"]["calls"] == 1
+    assert answer.tokens == 220
+    assert answer.cost_usd == pytest.approx(2 * (100 * 1.0 + 10 * 2.0) / 1e6)

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from civicsetu.llm.base import LLM
+    from civicsetu.llm.base import LLM, Completion
 
 
 class QueryType(StrEnum):
@@ -101,9 +101,9 @@ def classify_rules(query: str) -> Classification:
     return Classification(QueryType.FACT_LOOKUP, text, "a direct question about the law")
 
 
-def classify_with_llm(query: str, llm: LLM) -> tuple[Classification, int]:
+def classify_with_llm(query: str, llm: LLM) -> tuple[Classification, Completion | None]:
     """The LLM's classification in the same schema; the rules answer when the reply is not
-    valid JSON with a known type. Returns the classification and the tokens used."""
+    valid JSON with a known type. Returns the classification and the LLM's completion."""
     import json
 
     from civicsetu.agent.prompts import CLASSIFY_SYSTEM
@@ -113,15 +113,14 @@ def classify_with_llm(query: str, llm: LLM) -> tuple[Classification, int]:
         completion = llm.complete([Message("system", CLASSIFY_SYSTEM),
                                    Message("user", query)], max_tokens=120)
     except LLMError:
-        return classify_rules(query), 0
-    tokens = completion.usage.total
+        return classify_rules(query), None
     match = re.search(r"\{.*\}", completion.text, re.DOTALL)
     try:
         data = json.loads(match.group(0)) if match else {}
         query_type = QueryType(str(data.get("query_type")))
     except (ValueError, TypeError):
-        return classify_rules(query), tokens
+        return classify_rules(query), completion
     rewritten = str(data.get("rewritten") or "").strip()
     if not rewritten or len(rewritten) > 2 * len(query) + 40:
         rewritten = " ".join(query.split())
-    return Classification(query_type, rewritten, "classified by the LLM"), tokens
+    return Classification(query_type, rewritten, "classified by the LLM"), completion

@@ -30,7 +30,8 @@ from civicsetu.answer.messages import ABSTENTION, DISCLAIMER, INJECTION_REFUSAL
 from civicsetu.guard.injection import screen
 from civicsetu.guard.pii import find_pii, redact
 from civicsetu.guard.scope import check_scope
-from civicsetu.llm.base import LLM, LLMError, Message
+from civicsetu.llm.base import LLM, Completion, LLMError, Message
+from civicsetu.llm.pricing import Meter
 from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult
 from civicsetu.search.lexicon import expansions
 from civicsetu.store.sqlite import SQLiteStore
@@ -132,13 +133,14 @@ class Agent:
         if self.llm is None or not self.llm_classifies:
             result = classify_rules(state["query"])
             return {"query_type": result.query_type.value, "rewritten": result.rewritten}
-        result, tokens = classify_with_llm(state["query"], self.llm)
+        result, completion = classify_with_llm(state["query"], self.llm)
         # The search keeps the user's words; the LLM's rewrite only adds to them.
         rewritten = state["query"] if result.rewritten == state["query"] else \
             f"{state['query']} {result.rewritten}"
-        return {"query_type": result.query_type.value, "rewritten": rewritten,
-                "llm_calls": state.get("llm_calls", 0) + 1,
-                "tokens": state.get("tokens", 0) + tokens}
+        update: AgentState = {"query_type": result.query_type.value, "rewritten": rewritten}
+        if completion is not None:
+            update.update(_metered(state, "classify", completion))
+        return update
 
     def _retrieve(self, state: AgentState) -> AgentState:
         attempts = state.get("attempts", 0)
@@ -186,8 +188,7 @@ class Agent:
             return {"generations": MAX_GENERATIONS, "draft": "", "sources": sources,
                     "problems": [f"the LLM failed: {exc}"]}
         return {"generations": generations, "draft": completion.text.strip(),
-                "sources": sources, "llm_calls": state.get("llm_calls", 0) + 1,
-                "tokens": state.get("tokens", 0) + completion.usage.total}
+                "sources": sources, **_metered(state, "generate", completion)}
 
     def _validate(self, state: AgentState) -> AgentState:
         if self.llm is None or not state.get("sources"):
@@ -225,6 +226,8 @@ class Agent:
         answer.confidence = "" if answer.abstained else _confidence(answer, result)
         answer.llm_calls = state.get("llm_calls", 0)
         answer.tokens = state.get("tokens", 0)
+        meter = Meter(dict(state.get("usage", {})))
+        answer.usage_by_call, answer.cost_usd = meter.by_call, meter.cost_usd
         answer.notices += _amendment_notices(self.store, answer.citations)
         return {"answer": answer}
 
@@ -243,6 +246,15 @@ def _after_validate(state: AgentState) -> str:
     if state.get("problems") and state.get("generations", 0) < MAX_GENERATIONS:
         return "again"
     return "done"
+
+
+def _metered(state: AgentState, call_type: str, completion: Completion) -> AgentState:
+    """Count a call: totals for the answer, and tokens and cost by call type."""
+    meter = Meter({k: dict(v) for k, v in state.get("usage", {}).items()})
+    meter.add(call_type, completion)
+    return {"llm_calls": state.get("llm_calls", 0) + 1,
+            "tokens": state.get("tokens", 0) + completion.usage.total,
+            "usage": meter.by_call}
 
 
 def _corrective_rewrite(query: str, attempt: int) -> str:

@@ -34,4 +34,5 @@ class AgentState(TypedDict, total=False):
     problems: list[str]
     llm_calls: int
     tokens: int
+    usage: dict[str, dict[str, float]]  # by call type: calls, tokens, estimated cost
     answer: Answer
