@@ -214,3 +214,20 @@ def test_usage_and_estimated_cost_are_counted_by_call_type(
     assert answer.usage_by_call["generate"]["calls"] == 1
     assert answer.tokens == 220
     assert answer.cost_usd == pytest.approx(2 * (100 * 1.0 + 10 * 2.0) / 1e6)
+
+
+def test_rerank_keeps_pinned_hits_and_cuts_at_a_gap() -> None:
+    from civicsetu.agent.pipeline import rerank
+    from civicsetu.search.hybrid import SearchResult
+    from civicsetu.search.query import QueryAnalysis
+    from civicsetu.types import Hit
+
+    def hit(path: str, score: float, pinned: bool = False) -> Hit:
+        return Hit("", "d", path, "", 0, 1, score, pinned)
+
+    hits = [hit("s.9", 1.0, pinned=True), hit("s.1", 0.032), hit("s.2", 0.030),
+            hit("s.3", 0.018), hit("s.4", 0.017)]
+    result = SearchResult(QueryAnalysis("q", [], [], []), hits)
+    assert [h.provision_path for h in rerank(result).hits] == ["s.9", "s.1", "s.2"]
+    low = SearchResult(QueryAnalysis("q", [], [], []), [hit("s.1", 0.03), hit("s.2", 0.01)])
+    assert [h.provision_path for h in rerank(low).hits] == ["s.1"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 from civicsetu.agent.classify import QueryType, classify_rules, classify_with_llm
@@ -42,6 +43,8 @@ log = logging.getLogger(__name__)
 MAX_RETRIEVALS = 3  # the first retrieval and at most two corrective retries
 MAX_GENERATIONS = 3  # the first draft and at most two retries
 CONTEXT_QUOTES = 8
+KEEP_RATIO = 0.5
+GAP_RATIO = 0.7
 CONTEXT_CHARS = 6000
 # Below this best cosine the retrieval is retried with a rewritten query, and the retry is
 # kept only when its best match is clearly better (measured: a looser loop cost recall@10).
@@ -171,7 +174,8 @@ class Agent:
         if not evidence.answerable:
             return {"generations": MAX_GENERATIONS, "draft": INSUFFICIENT, "sources": []}
         sources = state.get("sources") or _safe_sources(quoted_evidence(
-            result, self.store, self.searcher.documents, CONTEXT_QUOTES, CONTEXT_CHARS)[0])
+            rerank(result), self.store, self.searcher.documents, CONTEXT_QUOTES,
+            CONTEXT_CHARS)[0])
         if not sources:
             return {"generations": MAX_GENERATIONS, "draft": "", "sources": []}
         messages = [Message("system", ANSWER_SYSTEM),
@@ -261,6 +265,29 @@ def _corrective_rewrite(query: str, attempt: int) -> str:
     """Retry with the statute's own words for the user's (builder -> promoter ...)."""
     extra = expansions(query)
     return f"{query} {' '.join(extra)}" if extra and attempt == 1 else query
+
+
+def rerank(result: SearchResult) -> SearchResult:
+    """The LLM's context: hits scoring at least ``KEEP_RATIO`` of the best, cut at the first
+    gap where the score falls below ``GAP_RATIO`` of the one before; pinned hits always
+    stay. This is the second threshold: the first (the abstention floor) decides whether
+    to answer at all, this one which retrieved chunks are worth showing the model."""
+    if not result.hits:
+        return result
+    top = max(h.score for h in result.hits if not h.pinned) if any(
+        not h.pinned for h in result.hits) else 0.0
+    kept = []
+    previous = None
+    for hit in result.hits:
+        if hit.pinned:
+            kept.append(hit)
+            continue
+        if hit.score < KEEP_RATIO * top or (previous is not None and
+                                            hit.score < GAP_RATIO * previous):
+            break
+        kept.append(hit)
+        previous = hit.score
+    return replace(result, hits=kept or result.hits[:1])
 
 
 def _safe_sources(sources: list[Citation]) -> list[Citation]:
