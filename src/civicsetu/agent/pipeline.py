@@ -33,7 +33,7 @@ from civicsetu.guard.pii import find_pii, redact
 from civicsetu.guard.scope import check_scope
 from civicsetu.llm.base import LLM, Completion, LLMError, Message
 from civicsetu.llm.pricing import Meter
-from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult
+from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult, validate_query
 from civicsetu.search.lexicon import expansions
 from civicsetu.store.sqlite import SQLiteStore
 from civicsetu.types import Answer, Citation
@@ -122,7 +122,8 @@ class Agent:
     # --- nodes ------------------------------------------------------------------------
 
     def _guard(self, state: AgentState) -> AgentState:
-        query = state["query"]
+        # Empty or overlong questions are input errors (exit 2), not refusals.
+        query = validate_query(state["query"], self.searcher.settings.max_query_chars)
         pii = find_pii(query)
         log.info("question=%s", redact(query))
         if screen(query).flagged:
@@ -226,6 +227,7 @@ class Agent:
             answer.notices.append("The LLM's answer failed verification ("
                                   + "; ".join(state["problems"][:3])
                                   + "); the verified quotes are shown instead.")
+        answer.query = query  # the user's words, not a corrective rewrite
         answer.query_type = state.get("query_type", "")
         answer.confidence = "" if answer.abstained else _confidence(answer, result)
         answer.llm_calls = state.get("llm_calls", 0)
