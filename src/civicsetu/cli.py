@@ -393,13 +393,13 @@ def graph_show_cmd(
                      "unresolved": [asdict(e) for e in unresolved]})
         return
     out.print(f"[bold]{node}[/bold]")
-    for title, edges, arrow in (("out", out_edges, "->"), ("in", in_edges, "<-")):
+    for title, edges, arrow in (("outgoing", out_edges, "->"), ("incoming", in_edges, "<-")):
         for e in edges:
             other = e.dst if arrow == "->" else e.src
             note = f'  [dim]"{e.text}"[/dim]' if e.text else ""
             out.print(f"  {arrow} {e.type:<12} {other}{note}", highlight=False)
         if not edges:
-            out.print(f"  [dim]no {title}going edges[/dim]")
+            out.print(f"  [dim]no {title} edges[/dim]")
     for e in unresolved:
         out.print(f"  -> UNRESOLVED   {e.dst}  [dim]\"{e.text}\"[/dim]", highlight=False)
 
