@@ -74,7 +74,7 @@ def evaluate_system(engine: Engine, rows: list[dict[str, Any]], mode: Mode,
             if gold and row.get("key_facts") else None,
             "citations": cited, "valid_citations": valid, "latency_ms": round(latency, 1),
             "llm_calls": answer.llm_calls, "tokens": answer.tokens,
-            "llm_answer": answer.generator != "extractive",
+            "llm_answer": answer.generator != "extractive" and not answer.abstained,
             "retrieved": retrieved[:10],
         })
         if on_row:
