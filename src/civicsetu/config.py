@@ -37,6 +37,11 @@ class Settings(BaseSettings):
         description="Let the LLM classify and rewrite the question (one more call); the "
                     "rule-based classifier answers when its reply is unusable.",
     )
+    llm_judge: bool = Field(
+        default=False,
+        description="After the citation, quote and number checks pass, ask the LLM whether "
+                    "the answer follows from its sources (one more call); a NO is retried.",
+    )
     embed_batch_size: int = Field(default=32, ge=1, description="Passages per embedding call.")
     chunk_max_chars: int = Field(
         default=1000,

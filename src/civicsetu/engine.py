@@ -160,7 +160,7 @@ class Engine:
 
             self._agents[spec] = Agent(self.searcher, self.store, self.settings.abstain_below,
                                        get_llm(spec), self.settings.top_k,
-                                       self.settings.llm_classifies)
+                                       self.settings.llm_classifies, self.settings.llm_judge)
         return self._agents[spec]
 
     def show(self, full_id: str, as_of: date | None = None) -> Provision:

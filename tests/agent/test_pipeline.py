@@ -231,3 +231,39 @@ def test_rerank_keeps_pinned_hits_and_cuts_at_a_gap() -> None:
     assert [h.provision_path for h in rerank(result).hits] == ["s.9", "s.1", "s.2"]
     low = SearchResult(QueryAnalysis("q", [], [], []), [hit("s.1", 0.03), hit("s.2", 0.01)])
     assert [h.provision_path for h in rerank(low).hits] == ["s.1"]
+
+
+def test_the_optional_judge_can_reject_a_checked_answer(engine: Engine) -> None:
+    ScriptedLLM.replies = ["INSUFFICIENT"]
+    with engine:
+        engine.ask(Q, llm="scripted:j")
+        n = _source_number("Section 2(2)")
+        good = f"The landlord must refund it within one month of the tenant vacating [{n}]."
+        agent = engine.agent("scripted:j")
+        agent.llm_judges = True
+        ScriptedLLM.replies = [good, "NO", good, "YES"]
+        answer = engine.ask(Q, llm="scripted:j")
+    assert answer.generator == "scripted:j" and answer.llm_calls == 4
+    assert answer.usage_by_call["judge"]["calls"] == 2
+
+
+def test_conflict_notice_only_when_two_documents_are_quoted(tmp_path: Path) -> None:
+    from civicsetu.answer.messages import CONFLICT_NOTICE
+    from civicsetu.ingest.pipeline import SourceSpec
+
+    first = tmp_path / "model-tenancy-act-2099.md"
+    first.write_text(ACT, encoding="utf-8")
+    second = tmp_path / "model-rent-act-2098.md"
+    second.write_text(ACT.replace("Model Tenancy Act, 2099", "Model Rent Act, 2098").replace(
+        "within one month", "within two months"), encoding="utf-8")
+    with Engine(Settings(home=tmp_path / "home")) as engine:
+        engine.ingest([SourceSpec(first), SourceSpec(second)])
+        both = engine.ask("Compare the deposit refund period under the Model Tenancy Act "
+                          "with the one under the Model Rent Act.")
+        one = engine.ask("Compare the deposit refund period under the Model Tenancy Act "
+                         "with the eviction penalty under the same Act.",
+                         filters=SearchFilters(doc_ids=["model-tenancy-act-2099"]))
+    lead = CONFLICT_NOTICE.split("{")[0]
+    assert both.query_type == "conflict_detection"
+    assert any(n.startswith(lead) for n in both.notices)
+    assert not any(n.startswith(lead) for n in one.notices)

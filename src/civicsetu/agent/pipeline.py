@@ -20,6 +20,8 @@ from civicsetu.agent.prompts import (
     ANSWER_SYSTEM,
     ANSWER_USER,
     INSUFFICIENT,
+    JUDGE_SYSTEM,
+    JUDGE_USER,
     RETRY_NOTE,
     SOURCE,
 )
@@ -27,7 +29,12 @@ from civicsetu.agent.state import AgentState
 from civicsetu.agent.validate import validate_answer
 from civicsetu.answer.evidence import assess
 from civicsetu.answer.extractive import answer_extractive, quoted_evidence
-from civicsetu.answer.messages import ABSTENTION, DISCLAIMER, INJECTION_REFUSAL
+from civicsetu.answer.messages import (
+    ABSTENTION,
+    CONFLICT_NOTICE,
+    DISCLAIMER,
+    INJECTION_REFUSAL,
+)
 from civicsetu.guard.injection import screen
 from civicsetu.guard.pii import find_pii, redact
 from civicsetu.guard.scope import check_scope
@@ -55,7 +62,7 @@ CORRECTIVE_MIN_GAIN = 0.02
 class Agent:
     def __init__(self, searcher: Searcher, store: SQLiteStore, abstain_below: float,
                  llm: LLM | None = None, top_k: int = 10,
-                 llm_classifies: bool = False) -> None:
+                 llm_classifies: bool = False, llm_judges: bool = False) -> None:
         self.searcher = searcher
         self.store = store
         self.abstain_below = abstain_below
@@ -64,6 +71,7 @@ class Agent:
         # Off by default: a rule-based type costs nothing and a small local model
         # classifies worse than the rules (see docs/EVALUATION.md).
         self.llm_classifies = llm_classifies
+        self.llm_judges = llm_judges
         self._graph: Any = None
 
     def run(self, query: str, filters: SearchFilters | None = None) -> Answer:
@@ -202,7 +210,24 @@ class Agent:
         if draft.strip() == INSUFFICIENT:
             return {"problems": []}
         check = validate_answer(draft, state["sources"])
-        return {"problems": check.problems}
+        if check.problems or not self.llm_judges:
+            return {"problems": check.problems}
+        return self._judge(state, draft)
+
+    def _judge(self, state: AgentState, draft: str) -> AgentState:
+        """The optional second layer: the LLM reads the answer against its sources."""
+        assert self.llm is not None
+        messages = [Message("system", JUDGE_SYSTEM),
+                    Message("user", JUDGE_USER.format(sources=_numbered(state["sources"]),
+                                                      answer=draft))]
+        try:
+            completion = self.llm.complete(messages, max_tokens=5)
+        except LLMError as exc:
+            return {"problems": [f"the judge failed: {exc}"]}
+        verdict = completion.text.strip().upper()
+        problems = [] if verdict.startswith("YES") else [
+            "the judge found a sentence the cited sources do not support"]
+        return {"problems": problems, **_metered(state, "judge", completion)}
 
     def _finalize(self, state: AgentState) -> AgentState:
         query = state["query"]
@@ -235,6 +260,8 @@ class Agent:
         meter = Meter(dict(state.get("usage", {})))
         answer.usage_by_call, answer.cost_usd = meter.by_call, meter.cost_usd
         answer.notices += _amendment_notices(self.store, answer.citations)
+        if answer.query_type == QueryType.CONFLICT_DETECTION.value:
+            answer.notices += _conflict_notice(self.searcher, answer.citations)
         return {"answer": answer}
 
 
@@ -330,6 +357,16 @@ def _confidence(answer: Answer, result: SearchResult) -> str:
     if cosine >= 0.45:
         return "medium"
     return "low"
+
+
+def _conflict_notice(searcher: Searcher, citations: list[Citation]) -> list[str]:
+    """Only when provisions of two documents are both quoted in the answer."""
+    docs = list(dict.fromkeys(c.provision_id.partition("#")[0] for c in citations))
+    if len(docs) < 2:
+        return []
+    titles = {d.id: d.title for d in searcher.documents}
+    return [CONFLICT_NOTICE.format(first=titles.get(docs[0], docs[0]),
+                                   second=titles.get(docs[1], docs[1]))]
 
 
 def _amendment_notices(store: SQLiteStore, citations: list[Citation]) -> list[str]:

@@ -39,3 +39,9 @@ INJECTION_REFUSAL = (
     "The question contains instructions addressed to the system rather than a question "
     "about the law, so it was not run. Ask the legal question on its own."
 )
+
+CONFLICT_NOTICE = (
+    "The quoted provisions come from {first} and {second}. Where they provide differently "
+    "for the same matter, which applies depends on each law's scope, dates and any "
+    "overriding clause; compare the quoted text before relying on either."
+)
