@@ -236,22 +236,24 @@ class Agent:
                                      query_type=state.get("query_type", "refused"),
                                      confidence="")}
         result: SearchResult = state["result"]
-        extractive = answer_extractive(result, self.store, self.searcher.documents,
-                                       self.abstain_below)
-        answer = extractive
         draft = state.get("draft", "")
-        if self.llm is not None and state.get("sources") and draft and \
-                draft.strip() != INSUFFICIENT and not state.get("problems"):
-            answer = _llm_answer(query, draft, state["sources"], result, extractive)
+        llm_wrote = self.llm is not None and bool(state.get("sources")) and bool(draft) \
+            and draft.strip() != INSUFFICIENT and not state.get("problems")
+        if self.llm is not None and (llm_wrote or draft.strip() == INSUFFICIENT):
+            # The extractive answer is only the fallback; here the evidence notices suffice.
+            notices = assess(result, self.store, self.searcher.documents,
+                             self.abstain_below).notices
+            answer = _llm_answer(query, draft, state["sources"], result, notices) \
+                if llm_wrote else Answer(query, ABSTENTION, True, [], result.hits,
+                                         dict(result.timings_ms), notices)
             answer.generator = self.llm.name
-        elif self.llm is not None and draft.strip() == INSUFFICIENT:
-            answer = Answer(query, ABSTENTION, True, [], result.hits, dict(result.timings_ms),
-                            extractive.notices)
-            answer.generator = self.llm.name
-        elif self.llm is not None and state.get("problems"):
-            answer.notices.append("The LLM's answer failed verification ("
-                                  + "; ".join(state["problems"][:3])
-                                  + "); the verified quotes are shown instead.")
+        else:
+            answer = answer_extractive(result, self.store, self.searcher.documents,
+                                       self.abstain_below)
+            if self.llm is not None and state.get("problems"):
+                answer.notices.append("The LLM's answer failed verification ("
+                                      + "; ".join(state["problems"][:3])
+                                      + "); the verified quotes are shown instead.")
         answer.query = query  # the user's words, not a corrective rewrite
         answer.query_type = state.get("query_type", "")
         answer.confidence = "" if answer.abstained else _confidence(answer, result)
@@ -335,7 +337,7 @@ def _numbered(sources: list[Citation]) -> str:
 
 
 def _llm_answer(query: str, draft: str, sources: list[Citation], result: SearchResult,
-                extractive: Answer) -> Answer:
+                notices: list[str]) -> Answer:
     cited = [sources[n - 1] for n in validate_answer(draft, sources).cited]
     lines = [draft, ""]
     for i, c in enumerate(sources, start=1):
@@ -345,7 +347,7 @@ def _llm_answer(query: str, draft: str, sources: list[Citation], result: SearchR
             lines.append("")
     lines.append(DISCLAIMER)
     return Answer(query, "\n".join(lines), False, cited, result.hits,
-                  dict(result.timings_ms), list(extractive.notices))
+                  dict(result.timings_ms), list(notices))
 
 
 def _confidence(answer: Answer, result: SearchResult) -> str:
