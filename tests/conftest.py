@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -57,8 +58,16 @@ a penalty which may extend to fifty thousand rupees.
 
 @pytest.fixture(scope="session")
 def bundled_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A home with the whole bundled corpus ingested once per test session (~2 minutes)."""
+    """A home with the whole bundled corpus ingested once per test session (~2 minutes).
+
+    For the edit-run loop only: ``CIVICSETU_TEST_BUNDLED_SEED=DIR`` copies an already
+    ingested home instead (its index must come from the code under test). CI never sets it.
+    """
     home = tmp_path_factory.mktemp("bundled-home")
+    seed = os.environ.get("CIVICSETU_TEST_BUNDLED_SEED")
+    if seed and (Path(seed) / "civicsetu.db").is_file():
+        shutil.copy2(Path(seed) / "civicsetu.db", home / "civicsetu.db")
+        return home
     with Engine(Settings(home=home)) as engine:
         reports = engine.ingest_bundled()
     assert {r.status for r in reports} == {"added"}, reports

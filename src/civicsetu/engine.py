@@ -34,7 +34,7 @@ from civicsetu.ingest.pipeline import (
     ingest,
 )
 from civicsetu.search.hybrid import Mode, Searcher, SearchFilters, SearchResult
-from civicsetu.store import SQLiteStore, open_store
+from civicsetu.store import Store, open_store
 from civicsetu.store.base import DocumentInfo
 from civicsetu.types import Answer, Provision
 
@@ -42,7 +42,7 @@ from civicsetu.types import Answer, Provision
 class Engine:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
-        self.store: SQLiteStore = open_store(self.settings)
+        self.store: Store = open_store(self.settings)
         self._embedder: Embedder | None = None
         self._searcher: Searcher | None = None
         self._agents: dict[str | None, Agent] = {}

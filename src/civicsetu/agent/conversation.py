@@ -27,7 +27,7 @@ from langchain_core.runnables import RunnableConfig
 from civicsetu.agent.pipeline import Agent
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchFilters
-from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.store.base import Store
 from civicsetu.types import Answer, section_of
 
 WINDOW = 6
@@ -64,7 +64,7 @@ class ConversationState(TypedDict, total=False):
 class Conversation:
     """One object per process; sessions are told apart by ``session`` ids."""
 
-    def __init__(self, agent: Agent, store: SQLiteStore, sessions_db: Path,
+    def __init__(self, agent: Agent, store: Store, sessions_db: Path,
                  filters: SearchFilters | None = None) -> None:
         from langgraph.checkpoint.sqlite import SqliteSaver
         from langgraph.graph import END, START, StateGraph
@@ -135,7 +135,7 @@ class Conversation:
 
 
 def rewrite_follow_up(question: str, turns: list[dict[str, Any]],
-                      store: SQLiteStore) -> tuple[str, str | None]:
+                      store: Store) -> tuple[str, str | None]:
     """Make a follow-up self-contained using the last turn; pass others through.
 
     A pronoun ("that penalty", "file it") is replaced by the section the last answer was
@@ -159,7 +159,7 @@ def rewrite_follow_up(question: str, turns: list[dict[str, Any]],
     return f"{text.rstrip('?')} under the {act}?", None
 
 
-def anchor_of(turn: dict[str, Any], store: SQLiteStore) -> str | None:
+def anchor_of(turn: dict[str, Any], store: Store) -> str | None:
     """The section a turn was about. For a fresh question, its first citation; for a
     follow-up anchored to an earlier section, the citation (that section excepted) whose
     title best matches the follow-up's own words ("appeal" -> the appeals section)."""
@@ -202,7 +202,7 @@ _FUNCTION_WORDS = {"what", "which", "where", "there", "their", "about", "under",
                    "hear", "does", "have", "with", "from", "into", "they", "them"}
 
 
-def _anchor(found: str | None, store: SQLiteStore) -> tuple[str, str]:
+def _anchor(found: str | None, store: Store) -> tuple[str, str]:
     """(``section 44 of the Real Estate (Regulation and Development) Act, 2016``, Act)."""
     if found is None:
         return "", ""
@@ -214,7 +214,7 @@ def _anchor(found: str | None, store: SQLiteStore) -> tuple[str, str]:
     return f"{display_path(path).lower()} of the {document.title}", document.short_title
 
 
-def suggest(turn: dict[str, Any], store: SQLiteStore) -> list[Suggestion]:
+def suggest(turn: dict[str, Any], store: Store) -> list[Suggestion]:
     """Deepen, broaden, risk: each names a real provision found in the corpus."""
     cited: list[str] = turn.get("cited", [])
     retrieved: list[str] = turn.get("retrieved", [])
@@ -253,7 +253,7 @@ def suggest(turn: dict[str, Any], store: SQLiteStore) -> list[Suggestion]:
     return out[:3]
 
 
-def _label(full_id: str, store: SQLiteStore) -> str:
+def _label(full_id: str, store: Store) -> str:
     doc_id, _, path = full_id.partition("#")
     try:
         short = store.document(doc_id).short_title or doc_id

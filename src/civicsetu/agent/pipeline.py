@@ -42,7 +42,7 @@ from civicsetu.llm.base import LLM, Completion, LLMError, Message
 from civicsetu.llm.pricing import Meter
 from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult, validate_query
 from civicsetu.search.lexicon import expansions
-from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.store.base import Store
 from civicsetu.types import Answer, Citation
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ CORRECTIVE_MIN_GAIN = 0.02
 
 
 class Agent:
-    def __init__(self, searcher: Searcher, store: SQLiteStore, abstain_below: float,
+    def __init__(self, searcher: Searcher, store: Store, abstain_below: float,
                  llm: LLM | None = None, top_k: int = 10,
                  llm_classifies: bool = False, llm_judges: bool = False) -> None:
         self.searcher = searcher
@@ -371,7 +371,7 @@ def _conflict_notice(searcher: Searcher, citations: list[Citation]) -> list[str]
                                    second=titles.get(docs[1], docs[1]))]
 
 
-def _amendment_notices(store: SQLiteStore, citations: list[Citation]) -> list[str]:
+def _amendment_notices(store: Store, citations: list[Citation]) -> list[str]:
     notes = []
     for a in store.amendments_of([c.provision_id for c in citations]):
         when = f" with effect from {a.effective.isoformat()}" if a.effective else ""

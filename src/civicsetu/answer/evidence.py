@@ -25,8 +25,7 @@ from civicsetu.answer.messages import (
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.search.lexicon import LAY_TO_STATUTE
-from civicsetu.store.base import DocumentInfo
-from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.store.base import DocumentInfo, Store
 
 STATES_AND_CITIES: dict[str, str] = {
     **{s.lower(): s for s in (
@@ -53,7 +52,7 @@ class Evidence:
     notices: list[str] = field(default_factory=list)
 
 
-def assess(result: SearchResult, store: SQLiteStore, documents: list[DocumentInfo],
+def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
            abstain_below: float) -> Evidence:
     if any(h.pinned for h in result.hits):
         return Evidence(True, ["names an existing provision"])
@@ -100,7 +99,7 @@ def _initialisms(query: str) -> set[str]:
             for i in range(len(words) - n + 1)}
 
 
-def _unknown_names(query: str, store: SQLiteStore,
+def _unknown_names(query: str, store: Store,
                    documents: list[DocumentInfo]) -> list[str]:
     """Acronyms and capitalised words after the first that occur nowhere in the corpus."""
     known = {a.lower() for d in documents for a in d.aliases} | set(LAY_TO_STATUTE)

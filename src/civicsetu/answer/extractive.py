@@ -19,8 +19,7 @@ from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
 from civicsetu.answer.verify import fold, verify_citations
 from civicsetu.ingest.chunker import SENTENCE_END, display_path
 from civicsetu.search.hybrid import SearchResult
-from civicsetu.store.base import DocumentInfo
-from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.store.base import DocumentInfo, Store
 from civicsetu.types import Answer, Citation, Hit, Provision, section_of
 
 MAX_QUOTES = 4
@@ -44,7 +43,7 @@ class _Unit:
     score: float = 0.0
 
 
-def answer_extractive(result: SearchResult, store: SQLiteStore,
+def answer_extractive(result: SearchResult, store: Store,
                       documents: list[DocumentInfo], abstain_below: float) -> Answer:
     t0 = time.perf_counter()
     query = result.analysis.query
@@ -63,7 +62,7 @@ def answer_extractive(result: SearchResult, store: SQLiteStore,
                   {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
 
 
-def quoted_evidence(result: SearchResult, store: SQLiteStore, documents: list[DocumentInfo],
+def quoted_evidence(result: SearchResult, store: Store, documents: list[DocumentInfo],
                     max_quotes: int = MAX_QUOTES,
                     max_chars: int = MAX_TOTAL_CHARS) -> tuple[list[Citation], int]:
     """The best verbatim units of the top hits, as verified citations (and how many
@@ -80,7 +79,7 @@ def quoted_evidence(result: SearchResult, store: SQLiteStore, documents: list[Do
     return ok, len(rejected)
 
 
-def _candidate_units(hits: list[Hit], store: SQLiteStore,
+def _candidate_units(hits: list[Hit], store: Store,
                      as_of: date | None = None) -> list[_Unit]:
     units: list[_Unit] = []
     sections: dict[tuple[str, str], list[Provision]] = {}
@@ -137,7 +136,7 @@ def _stem(word: str) -> str:
     return word[:6] if len(word) > 6 else word
 
 
-def _score(units: list[_Unit], result: SearchResult, store: SQLiteStore) -> None:
+def _score(units: list[_Unit], result: SearchResult, store: Store) -> None:
     own = list(dict.fromkeys(result.analysis.terms))
     added = [w for e in result.analysis.expansions for w in e.split() if w not in own]
     terms = own + list(dict.fromkeys(added))
@@ -178,7 +177,7 @@ def _choose(units: list[_Unit], max_quotes: int = MAX_QUOTES,
     return chosen
 
 
-def _section_titles(units: list[_Unit], store: SQLiteStore,
+def _section_titles(units: list[_Unit], store: Store,
                     as_of: date | None) -> dict[str, str]:
     keys = {f"{u.provision.doc_id}#{u.provision.section}" for u in units}
     return {key: store.provision(key, as_of).title for key in keys}

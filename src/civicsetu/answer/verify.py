@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from civicsetu.errors import NotFoundError
-from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.store.base import Store
 from civicsetu.types import Citation
 
 
@@ -37,7 +37,7 @@ class Rejected:
     reason: str
 
 
-def verify_citations(citations: Iterable[Citation], store: SQLiteStore,
+def verify_citations(citations: Iterable[Citation], store: Store,
                      as_of: date | None = None) -> tuple[list[Citation], list[Rejected]]:
     """Split citations into those that check out against the store and those that do not.
 

@@ -20,7 +20,7 @@ from civicsetu.ingest.enrich import extract_amendments, extract_dates, extract_d
 from civicsetu.ingest.loader import load_source
 from civicsetu.ingest.references import extract_references
 from civicsetu.ingest.statute import parse_provisions
-from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.store.base import Store
 from civicsetu.types import DocType, Document, Edge, EdgeType, ParsedDocument
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ def parse_document(document: Document, settings: Settings,
     )
 
 
-def ingest(specs: Sequence[SourceSpec], store: SQLiteStore, embedder: Embedder,
+def ingest(specs: Sequence[SourceSpec], store: Store, embedder: Embedder,
            settings: Settings, *, force: bool = False,
            on_progress: ProgressCallback | None = None) -> list[IngestReport]:
     reports = []
@@ -97,7 +97,7 @@ def ingest(specs: Sequence[SourceSpec], store: SQLiteStore, embedder: Embedder,
     return reports
 
 
-def _ingest_one(spec: SourceSpec, store: SQLiteStore, embedder: Embedder, settings: Settings,
+def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Settings,
                 force: bool, on_progress: ProgressCallback | None) -> IngestReport:
     document, read_warnings = load_source(
         spec.path, doc_id=spec.doc_id, title=spec.title, jurisdiction=spec.jurisdiction,

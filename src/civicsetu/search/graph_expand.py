@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from civicsetu.search.query import QueryAnalysis
-from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.store.base import Store
 from civicsetu.types import EdgeType, Hit, section_of, split_provision_id
 
 GRAPH_INTENT = re.compile(
@@ -35,7 +35,7 @@ def wants_graph(analysis: QueryAnalysis) -> bool:
     return bool(analysis.references) or bool(GRAPH_INTENT.search(analysis.query))
 
 
-def graph_list(store: SQLiteStore, analysis: QueryAnalysis, seeds: Sequence[Hit],
+def graph_list(store: Store, analysis: QueryAnalysis, seeds: Sequence[Hit],
                allowed: set[str]) -> list[int]:
     """Chunk rowids of the seeds' graph neighbours and of defined terms, best first."""
     start: list[str] = []

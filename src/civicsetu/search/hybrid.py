@@ -21,8 +21,7 @@ from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
 from civicsetu.search.query import QueryAnalysis, analyze, fts_query
-from civicsetu.store.base import ChunkRow, DocumentInfo
-from civicsetu.store.sqlite import SQLiteStore
+from civicsetu.store.base import ChunkRow, DocumentInfo, Store
 from civicsetu.types import Hit, section_of
 
 Mode = Literal["hybrid", "bm25", "dense"]
@@ -52,7 +51,7 @@ class SearchResult:
 
 
 class Searcher:
-    def __init__(self, store: SQLiteStore, embedder: Embedder, settings: Settings) -> None:
+    def __init__(self, store: Store, embedder: Embedder, settings: Settings) -> None:
         self.store = store
         self.embedder = embedder
         self.settings = settings

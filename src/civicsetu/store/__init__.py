@@ -9,7 +9,8 @@ from civicsetu.store.sqlite import SQLiteStore
 __all__ = ["ChunkRow", "DocumentInfo", "SQLiteStore", "Store", "VectorIndex", "open_store"]
 
 
-def open_store(settings: Settings) -> SQLiteStore:
+def open_store(settings: Settings) -> Store:
+    """The configured store; callers depend on the ``Store`` protocol only."""
     return SQLiteStore(settings.resolved_db_path)
 
 
