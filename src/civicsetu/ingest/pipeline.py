@@ -104,7 +104,7 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
         doc_type=spec.doc_type, extra_aliases=spec.aliases,
         effective_date=spec.effective_date, parent_id=spec.parent_id,
         max_pages=spec.max_pages, max_bytes=settings.max_source_mb * 2**20,
-        source=spec.origin)
+        source=spec.origin, limits=settings.read_limits())
     previous = store.document_hash(document.id)
     if previous == document.content_hash and not force:
         if on_progress:

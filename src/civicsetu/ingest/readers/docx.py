@@ -13,11 +13,17 @@ from typing import Any
 
 from civicsetu.errors import SourceError
 from civicsetu.ingest.readers.base import ExtractedText
+from civicsetu.ingest.readers.limits import Deadline, ReadLimits, check_zip
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
-def read_docx(path: Path) -> ExtractedText:
+def read_docx(path: Path, limits: ReadLimits | None = None,
+              deadline: Deadline | None = None) -> ExtractedText:
+    """Read a Word file after ``check_zip`` has streamed it within ``limits``."""
+    limits = limits or ReadLimits()
+    deadline = deadline or limits.deadline(path)
+    check_zip(path, limits, deadline)
     import docx  # lazy: only Word ingestion needs python-docx
     from docx.opc.exceptions import PackageNotFoundError
 
@@ -29,6 +35,7 @@ def read_docx(path: Path) -> ExtractedText:
     numbering = _Numbering(document)
     blocks: list[str] = []
     for element in document.element.body.iterchildren():
+        deadline.check()
         if element.tag == f"{_W}p":
             text = _paragraph_text(element)
             style = _style_name(document, element)
