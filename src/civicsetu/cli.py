@@ -436,6 +436,11 @@ def eval_cmd(
         err.print(f"wrote {md_path} and {json_path}")
 
 
+from civicsetu.cli_doctor import doctor_cmd  # noqa: E402  (issue 9: `civicsetu doctor`)
+
+app.command("doctor")(doctor_cmd)
+
+
 def main() -> None:
     try:
         app()

@@ -92,7 +92,9 @@ def ingest(specs: Sequence[SourceSpec], store: Store, embedder: Embedder,
             reports.append(IngestReport(spec.origin or str(spec.path),
                                         spec.doc_id or spec.path.stem, "failed",
                                         message=str(exc)))
-    if any(r.status in {"added", "updated"} for r in reports):
+    if any(r.status != "failed" for r in reports):
+        # Each write resolves references in its own transaction; this pass repairs an
+        # index written by an older version that committed edges separately.
         store.resolve_references()
     return reports
 

@@ -84,6 +84,21 @@ class GraphStats:
     dates: int
 
 
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One ``doctor`` check: problems found, how many ``--fix`` repaired, and what to do."""
+
+    check: str
+    problems: int
+    fixed: int
+    detail: str
+    remedy: str = ""
+
+    @property
+    def remaining(self) -> int:
+        return self.problems - self.fixed
+
+
 class Store(Protocol):
     """What ingestion writes and retrieval reads; SQLite implements it, PostgreSQL will.
 
@@ -155,5 +170,9 @@ class Store(Protocol):
 
     def remember_qa(self, corpus: str, question: str, vector: npt.NDArray[np.float32],
                     payload: str) -> None: ...
+
+    def doctor(self, fix: bool = False) -> list[Finding]:
+        """Check the index for inconsistencies (``civicsetu doctor``); repair with ``fix``."""
+        ...
 
     def close(self) -> None: ...

@@ -1,8 +1,12 @@
 """The embedded default store: one SQLite file (WAL) with FTS5 and float32 vector BLOBs.
 
 Writes for one document happen in one transaction, so a failed ingest leaves nothing
-half-written. Vectors live in a content-addressed table keyed by the hash of the text
-that was embedded: unchanged text is never embedded twice, even across re-ingests.
+half-written: the document row, its provisions, chunks, vectors, FTS rows, metadata and
+the reference edges resolved across documents all commit together, or none of them do
+(a kill -9 in the middle of the write leaves the previous state, see
+``tests/store/test_crash.py``). Vectors live in a content-addressed table keyed by the
+hash of the text that was embedded: unchanged text is never embedded twice, even across
+re-ingests.
 """
 
 from __future__ import annotations
@@ -20,7 +24,14 @@ import numpy.typing as npt
 from civicsetu.errors import NotFoundError, StoreError
 from civicsetu.store import sqlite_graph as graph
 from civicsetu.store import sqlite_versions as versions
-from civicsetu.store.base import ChunkRow, DocumentInfo, GraphEdge, GraphStats, VectorIndex
+from civicsetu.store.base import (
+    ChunkRow,
+    DocumentInfo,
+    Finding,
+    GraphEdge,
+    GraphStats,
+    VectorIndex,
+)
 from civicsetu.store.migrations import apply_migrations, known_migrations
 from civicsetu.types import (
     Amendment,
@@ -67,6 +78,7 @@ class SQLiteStore:
             raise StoreError(f"cannot open the index {self.path}: {exc}; delete it and "
                              "ingest again, or point CIVICSETU_HOME elsewhere") from exc
         self._vector_cache: dict[str, VectorIndex] = {}
+        self._data_version = -1
 
     def close(self) -> None:
         self._conn.close()
@@ -153,10 +165,18 @@ class SQLiteStore:
                           [(e.src, e.dst, e.type.value, doc.id)
                            for e in graph.static_edges(parsed)])
             graph.write_metadata(c, parsed)
+            # In the same transaction: a crash after the commit can no longer leave the
+            # document searchable without its reference edges.
+            graph.resolve_references(c)
 
     def delete_document(self, doc_id: str) -> bool:
+        """Remove a document with everything of it, and re-point references from other
+        documents, in one transaction."""
         with self._transaction() as c:
-            return self._delete_document(c, doc_id)
+            removed = self._delete_document(c, doc_id)
+            if removed:
+                graph.resolve_references(c)
+            return removed
 
     @staticmethod
     def _delete_document(c: sqlite3.Connection, doc_id: str) -> bool:
@@ -167,6 +187,15 @@ class SQLiteStore:
     def resolve_references(self) -> None:
         with self._transaction() as c:
             graph.resolve_references(c)
+
+    def doctor(self, fix: bool = False) -> list[Finding]:
+        """Run the checks of ``sqlite_doctor``; with ``fix`` repair in one transaction."""
+        from civicsetu.store.sqlite_doctor import run_doctor
+
+        try:
+            return run_doctor(self._conn, fix)
+        finally:
+            self._vector_cache.clear()
 
     # --- research memory ----------------------------------------------------------------
 
@@ -350,6 +379,11 @@ class SQLiteStore:
                    .fetchone()[0])
 
     def vector_index(self, model_id: str) -> VectorIndex:
+        # Another process (or connection) may have committed since the cache was built.
+        version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        if version != self._data_version:
+            self._vector_cache.clear()
+            self._data_version = version
         if model_id in self._vector_cache:
             return self._vector_cache[model_id]
         rows = self._conn.execute(
