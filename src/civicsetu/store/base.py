@@ -7,6 +7,7 @@ protocol (roadmap). Records cross this boundary as plain dataclasses.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
@@ -170,6 +171,14 @@ class Store(Protocol):
 
     def remember_qa(self, corpus: str, question: str, vector: npt.NDArray[np.float32],
                     payload: str) -> None: ...
+
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """Reads inside see one committed state of the index (re-entrant)."""
+        ...
+
+    def data_version(self) -> int:
+        """Changes when another connection or process commits to the index."""
+        ...
 
     def doctor(self, fix: bool = False) -> list[Finding]:
         """Check the index for inconsistencies (``civicsetu doctor``); repair with ``fix``."""

@@ -85,6 +85,17 @@ class SQLiteStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        if self._conn.in_transaction:  # inside read_snapshot: a savepoint upgrades it
+            self._conn.execute("SAVEPOINT write")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK TO write")
+                self._conn.execute("RELEASE write")
+                raise
+            self._conn.execute("RELEASE write")
+            self._vector_cache.clear()
+            return
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield self._conn
@@ -93,6 +104,24 @@ class SQLiteStore:
             raise
         self._conn.execute("COMMIT")
         self._vector_cache.clear()
+
+    @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """Every read inside sees the index as of one moment: a document another process
+        writes or deletes meanwhile is wholly there or wholly absent. Re-entrant."""
+        if self._conn.in_transaction:
+            yield
+            return
+        self._conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+
+    def data_version(self) -> int:
+        """A number that changes when another connection commits to the index."""
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
 
     # --- writes -----------------------------------------------------------------------
 
@@ -380,7 +409,7 @@ class SQLiteStore:
 
     def vector_index(self, model_id: str) -> VectorIndex:
         # Another process (or connection) may have committed since the cache was built.
-        version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        version = self.data_version()
         if version != self._data_version:
             self._vector_cache.clear()
             self._data_version = version
