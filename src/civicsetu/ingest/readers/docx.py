@@ -26,11 +26,14 @@ def read_docx(path: Path, limits: ReadLimits | None = None,
     check_zip(path, limits, deadline)
     import docx  # lazy: only Word ingestion needs python-docx
     from docx.opc.exceptions import PackageNotFoundError
+    from lxml.etree import LxmlError
 
     try:
         document = docx.Document(str(path))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
-        raise SourceError(f"{path}: not a readable .docx ({exc}); if it is password-"
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, LxmlError,
+            OSError) as exc:
+        reason = " ".join(str(exc).split())  # parser messages can span lines
+        raise SourceError(f"{path}: not a readable .docx ({reason}); if it is password-"
                           "protected or an old .doc, re-save it as .docx from Word") from exc
     numbering = _Numbering(document)
     blocks: list[str] = []

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import time
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,9 +105,11 @@ def _inflate(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, path: Path, total
                 tail = block[-_KEEP:]
                 if deadline is not None:
                     deadline.check()
-    except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError) as exc:
-        raise SourceError(f"{path}: not a readable .docx ({exc}); if it is password-"
-                          "protected or an old .doc, re-save it as .docx from Word") from exc
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError,
+            RuntimeError, ValueError) as exc:
+        raise SourceError(f"{path}: not a readable .docx ({' '.join(str(exc).split())}); if "
+                          "it is password-protected or an old .doc, re-save it as .docx from "
+                          "Word") from exc
     return total
 
 

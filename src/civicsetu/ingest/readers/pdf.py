@@ -71,7 +71,11 @@ def read_pdf(path: Path, max_pages: int | None = None, limits: ReadLimits | None
         scanned: list[int] = []
         for index in range(limit):
             deadline.check()
-            page = pdf[index]
+            try:
+                page = pdf[index]
+            except pdfium.PdfiumError as exc:
+                raise SourceError(f"{path}: page {index + 1} of the PDF cannot be read ({exc});"
+                                  " re-download it or re-save it from a PDF viewer") from exc
             textpage = page.get_textpage()
             raw = normalise_newlines(textpage.get_text_range())
             if sum(not ch.isspace() for ch in raw) < MIN_PAGE_CHARS:
