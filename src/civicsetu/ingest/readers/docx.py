@@ -26,7 +26,7 @@ def read_docx(path: Path, limits: ReadLimits | None = None,
     check_zip(path, limits, deadline)
     import docx  # lazy: only Word ingestion needs python-docx
     from docx.opc.exceptions import PackageNotFoundError
-    from lxml.etree import LxmlError
+    from lxml.etree import LxmlError  # type: ignore[import-untyped]
 
     try:
         document = docx.Document(str(path))
