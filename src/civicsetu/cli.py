@@ -15,13 +15,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from civicsetu.answer.provenance import annotate, sources_to_show
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.errors import CivicSetuError, InputError
 from civicsetu.ingest.pipeline import SourceSpec, bundled_specs
 from civicsetu.render import (
     answer_lines,
-    document_lines,
     edge_lines,
     emit,
     hit_lines,
@@ -122,6 +122,9 @@ def ingest_cmd(
         "--max-pages", help="Read only the first N pages of PDF PATHS (forms come after).",
         show_default=False)] = None,
     force: Annotated[bool, typer.Option(help="Re-parse even if a file is unchanged.")] = False,
+    allow_partial: Annotated[bool, typer.Option(
+        "--allow-partial", help="Index a file even when most of its text is not in numbered "
+        "provisions (it is refused otherwise; the report says how much was indexed).")] = False,
     home: HomeOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -148,7 +151,8 @@ def ingest_cmd(
                 progress.update(task, completed=current[doc_id])
             progress.update(task, description=f"{doc_id[:48]}: {done}/{total} chunks")
 
-        reports = engine.ingest(specs, force=force, on_progress=on_progress) if specs else []
+        reports = engine.ingest(specs, force=force, on_progress=on_progress,
+                                allow_partial=allow_partial) if specs else []
         if registry is not None:
             reports += engine.ingest_registry(registry, force=force, on_progress=on_progress)
         progress.update(task, completed=len(reports))
@@ -166,23 +170,6 @@ def ingest_cmd(
     failed = [r for r in reports if r.status == "failed"]
     if failed:
         raise typer.Exit(3)
-
-
-@app.command("documents")
-def documents_cmd(home: HomeOpt = None, as_json: JsonFlag = False) -> None:
-    """List the indexed documents."""
-    with _engine(home) as engine:
-        docs = engine.documents()
-    if as_json:
-        for d in docs:
-            _print_json({"id": d.id, "title": d.title, "jurisdiction": d.jurisdiction,
-                         "doc_type": d.doc_type, "provisions": d.provisions,
-                         "chunks": d.chunks, "source": d.source})
-        return
-    if not docs:
-        err.print("The index is empty; run `civicsetu ingest --bundled`.")
-        return
-    emit(out, document_lines(docs))
 
 
 @app.command("search")
@@ -249,15 +236,17 @@ def ask_cmd(
             if as_json:
                 _print_json(answer_to_dict(answer))
                 continue
-            emit(out, answer_lines(answer))
+            emit(out, answer_lines(answer, sources_to_show(answer)))
             emit(err, notice_lines(answer.notices))
 
 
 def _read_batch(path: Path) -> list[str]:
     if not path.is_file():
         raise InputError(f"{path}: no such file")
+    from civicsetu.guard.encoding import decode_utf8
+
     queries = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(decode_utf8(path.read_bytes(), str(path)).splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -290,6 +279,10 @@ def chat_cmd(
                     question = input("you> ").strip()
                 except EOFError:
                     break
+                except UnicodeDecodeError:
+                    emit(err, [styled(("error: that line is not valid UTF-8; retype it",
+                                       "red"))])
+                    continue
                 if not question:
                     break
                 try:
@@ -299,7 +292,8 @@ def chat_cmd(
                     continue
                 if standalone != question:
                     emit(err, [styled((f"(searched: {standalone})", "dim"))])
-                emit(out, answer_lines(answer))
+                emit(out, answer_lines(annotate(answer, engine.store),
+                                       sources_to_show(answer)))
                 emit(err, notice_lines(answer.notices))
                 emit(out, [styled("  ", (str(i), "bold"), f". {s.question} ",
                                   (f"({s.kind})", "dim"))
@@ -420,6 +414,11 @@ def eval_cmd(
     else:
         out.print(md_path.read_text(encoding="utf-8"), highlight=False, markup=False)
         err.print(f"wrote {md_path} and {json_path}", highlight=False, markup=False)
+
+
+from civicsetu import cli_documents  # noqa: E402  (registers its group on ``app``)
+
+cli_documents.register(app, _engine, out, err)
 
 
 def main() -> None:

@@ -286,6 +286,8 @@ class Citation:
     quote: str
     start: int
     end: int
+    source: str = ""  # provenance of the quoted document, human-readable (answer/provenance)
+    origin: str = ""  # bundled | registry | user | "" (unknown)
 
 
 @dataclass(slots=True)
