@@ -55,6 +55,11 @@ LLM_UNREACHABLE_NOTICE = (
     "that the server is running and the --llm spec, or answer without --llm."
 )
 
+LLM_ERROR_NOTICE = (
+    "The LLM returned an error ({error}); the verified quotes are shown instead. Check the "
+    "--llm spec (model name, API key), or answer without --llm."
+)
+
 CONFLICT_NOTICE = (
     "The quoted provisions come from {first} and {second}. Where they provide differently "
     "for the same matter, which applies depends on each law's scope, dates and any "

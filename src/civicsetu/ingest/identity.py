@@ -7,8 +7,8 @@
   Bundled and registry documents keep the ids they are given (the evaluation uses them).
 - A document whose title or short title, normalised, equals another document's is a
   look-alike: flagged at ingest, and answers quoting it carry a warning.
-- A file holding several Acts (two ``# ... Act, 1999`` titles, or numbering that restarts
-  at a second "Short title" section) is refused: quoting one Act's sections under the
+- A file holding several Acts (two ``# ... Act, 1999`` titles, or two section 1s naming
+  different Acts: "This Act may be called ...") is refused: quoting one Act's sections under the
   other's name is worse than not indexing the file.
 """
 
@@ -23,8 +23,9 @@ from civicsetu.types import stable_hash
 
 _ACT_TITLE = re.compile(r"^#[ \t]+(?P<title>.{0,200}?\b(?:Act|Code|ACT|CODE)\b,?[ \t]*\d{4})\.?"
                         r"[ \t]*$", re.MULTILINE)
-_SHORT_TITLE = re.compile(r"^[ \t]*(?:#{1,4}[ \t]+)?(?:Section[ \t]+)?1[ \t]*[.\-–—:][ \t]*"
-                          r"Short[ \t]+title", re.MULTILINE | re.IGNORECASE)
+# Section 1 of every Act names it: "This Act may be called the Limitation Act, 1963".
+_CALLED = re.compile(r"\bThis\s+(?:Act|Code)\s+may\s+be\s+called\s+(?:as\s+)?(?:the\s+)?"
+                     r"(?P<name>[^.;\n]{1,200}?(?:Act|Code),?\s*\d{4})", re.IGNORECASE)
 
 
 def slug(name: str) -> str:
@@ -70,9 +71,10 @@ def lookalikes(names: Iterable[str], others: Iterable[tuple[str, Iterable[str]]]
 def several_acts(text: str) -> list[str]:
     """The Act titles of a file that holds more than one Act, else ``[]``."""
     titles = list(dict.fromkeys(m.group("title").strip() for m in _ACT_TITLE.finditer(text)))
-    restarts = len(_SHORT_TITLE.findall(text))
-    if len(titles) > 1:
+    if len({name_key(t) for t in titles}) > 1:
         return titles
-    if restarts > 1:
-        return [*titles, f"{restarts} sections numbered 1 titled 'Short title'"]
+    called = list(dict.fromkeys(" ".join(m.group("name").split())
+                                for m in _CALLED.finditer(text)))
+    if len({name_key(c) for c in called}) > 1:
+        return called
     return []
