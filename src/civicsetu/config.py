@@ -75,6 +75,13 @@ class Settings(BaseSettings):
                     "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
     )
 
+    # --- trust (issue 9, i9a) ---------------------------------------------------------
+    min_indexed_share: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="Refuse a file of which a smaller share of the text would be indexed "
+                    "(`ingest --allow-partial` indexes it anyway and says how much).",
+    )
+
     # --- hostile files (issue 9): limits per source file, see ingest/readers/limits.py ---
     max_unpacked_mb: int = Field(
         default=64, ge=1,
