@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from civicsetu.config import Settings
 from civicsetu.embed import register_embedder
+from civicsetu.ingest.pipeline import SourceSpec
 
 EMBEDDER = "test-hash"
 
@@ -37,6 +38,12 @@ class HashEmbedder:
 
 
 register_embedder(EMBEDDER, HashEmbedder)
+
+
+def specs(paths: list[Path]) -> list[SourceSpec]:
+    """Sources with their file stem as id, so a new version in another folder updates the
+    same document (user ids otherwise carry a hash of the path)."""
+    return [SourceSpec(p, doc_id=p.stem) for p in paths]
 
 
 def settings(home: Path) -> Settings:

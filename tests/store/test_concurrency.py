@@ -23,9 +23,9 @@ import pytest
 from civicsetu.embed import get_embedder
 from civicsetu.engine import Engine
 from civicsetu.errors import NotIngestedError
-from civicsetu.ingest.pipeline import SourceSpec, ingest
+from civicsetu.ingest.pipeline import ingest
 from civicsetu.store import SQLiteStore
-from tests.store.corpus import settings
+from tests.store.corpus import settings, specs
 from tests.store.test_crash import DOCS, Version, _expected, _write_versions
 
 CTX = mp.get_context("fork")
@@ -41,10 +41,10 @@ def _writer(home: Path, v1: list[Path], v2: list[Path], rounds: int) -> None:
     embedder = get_embedder(st.embedder)
     for _ in range(rounds):
         for paths in (v1, v2):
-            ingest([SourceSpec(p) for p in paths], store, embedder, st)
+            ingest(specs(paths), store, embedder, st)
         for path in v2[: DOCS // 2]:
             store.delete_document(path.stem)
-        ingest([SourceSpec(p) for p in v1], store, embedder, st)
+        ingest(specs(v1), store, embedder, st)
     store.close()
 
 

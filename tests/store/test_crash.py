@@ -6,8 +6,9 @@ absent, and ingesting again must complete without duplicates.
 The writer is a forked child (``multiprocessing`` fork start method), so a run costs
 milliseconds rather than an interpreter start-up; it reports "begin"/"end" around each
 store write through a pipe, which lets half of the runs aim the kill inside a write.
-``documents remove`` (branch i9a) is not on main yet, so deletes are crashed through
-``Store.delete_document``, the method that command calls.
+Deletes are crashed through ``Store.delete_document``, the one transaction that
+``civicsetu documents remove`` (``Engine.remove_document``, branch i9a) runs; killing the
+CLI process instead would add an interpreter start-up to every run, not another code path.
 
 ``CIVICSETU_CRASH_RUNS`` (default 60) sets the number of kills per test family split as
 ingest-into-empty, ingest-over-older-version and delete (one third each).
@@ -31,9 +32,9 @@ import pytest
 
 from civicsetu.embed import get_embedder
 from civicsetu.ingest.loader import load_document
-from civicsetu.ingest.pipeline import SourceSpec, ingest, parse_document
+from civicsetu.ingest.pipeline import ingest, parse_document
 from civicsetu.store import SQLiteStore
-from tests.store.corpus import act_text, settings
+from tests.store.corpus import act_text, settings, specs
 
 RUNS = int(os.environ.get("CIVICSETU_CRASH_RUNS", "60"))
 DOCS = 6
@@ -99,7 +100,7 @@ def _child_ingest(db: Path, home: Path, paths: list[Path], pipe: Connection) -> 
     st = settings(home)
     store = _Reporting(SQLiteStore(db), pipe)
     pipe.send(("start", ""))
-    ingest([SourceSpec(p) for p in paths], store, get_embedder(st.embedder), st)  # type: ignore[arg-type]
+    ingest(specs(paths), store, get_embedder(st.embedder), st)  # type: ignore[arg-type]
     pipe.send(("done", ""))
 
 
@@ -169,6 +170,7 @@ def _check(db: Path, versions: list[dict[str, Version]]) -> set[str]:
             v = whole[0][info.id]
             assert (info.provisions, info.chunks) == (v.provisions, v.chunks), info
             present.add(info.id)
+        assert all(p.origin == "user" for p in store.provenance().values())
         return present
     finally:
         store.close()
@@ -179,7 +181,7 @@ def _reingest_and_check(db: Path, home: Path, paths: list[Path],
     st = settings(home)
     store = SQLiteStore(db)
     try:
-        reports = ingest([SourceSpec(p) for p in paths], store, get_embedder(st.embedder), st)
+        reports = ingest(specs(paths), store, get_embedder(st.embedder), st)
         assert {r.status for r in reports} <= {"added", "updated", "unchanged"}, reports
         docs = {d.id: d for d in store.documents()}
         assert set(docs) == set(final)
@@ -203,7 +205,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     template = root / "template.db"
     store = SQLiteStore(template)
     t0 = time.perf_counter()
-    ingest([SourceSpec(p) for p in v1], store, get_embedder(st.embedder), st)
+    ingest(specs(v1), store, get_embedder(st.embedder), st)
     span = time.perf_counter() - t0
     store.close()
     scratch = root / "scratch.db"

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from civicsetu.embed import get_embedder
-from civicsetu.ingest.pipeline import SourceSpec, ingest
+from civicsetu.ingest.pipeline import ingest
 from civicsetu.store import SQLiteStore
 from civicsetu.store.base import Finding
-from tests.store.corpus import settings, write_corpus
+from tests.store.corpus import settings, specs, write_corpus
 
 
 @pytest.fixture()
@@ -33,7 +33,7 @@ def indexed(tmp_path: Path) -> Iterator[tuple[SQLiteStore, list[Path], Path]]:
 
 def _ingest(store: SQLiteStore, paths: list[Path], home: Path) -> list[str]:
     st = settings(home)
-    return [r.status for r in ingest([SourceSpec(p) for p in paths], store,
+    return [r.status for r in ingest(specs(paths), store,
                                      get_embedder(st.embedder), st)]
 
 

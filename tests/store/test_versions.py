@@ -102,7 +102,7 @@ def test_a_document_changed_back_and_forth_keeps_every_version(tmp_path: Path) -
     from civicsetu.embed import get_embedder
     from civicsetu.ingest.pipeline import ingest
     from civicsetu.store import SQLiteStore
-    from tests.store.corpus import act_text, settings
+    from tests.store.corpus import act_text, settings, specs
 
     st = settings(tmp_path / "home")
     store = SQLiteStore(st.resolved_db_path)
@@ -112,7 +112,7 @@ def test_a_document_changed_back_and_forth_keeps_every_version(tmp_path: Path) -
         statuses = []
         for text in (a, b, a, b):
             path.write_text(text, encoding="utf-8")
-            statuses += [r.status for r in ingest([SourceSpec(path)], store,
+            statuses += [r.status for r in ingest(specs([path]), store,
                                                   get_embedder(st.embedder), st)]
         assert statuses == ["added", "updated", "updated", "updated"]
         assert "ledger 3" in store.provision("test-act-1#s.3").text

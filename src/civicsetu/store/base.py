@@ -142,7 +142,10 @@ class Store(Protocol):
                        text_hashes: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]: ...
 
     def replace_document(self, parsed: ParsedDocument, model_id: str,
-                         new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None: ...
+                         new_vectors: Mapping[str, npt.NDArray[np.float32]],
+                         provenance: Provenance | None = None) -> None:
+        """Write a document with everything of it (and its provenance) in one transaction."""
+        ...
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove a document and everything that belongs to it; False when unknown."""

@@ -145,9 +145,11 @@ class SQLiteStore:
         return found
 
     def replace_document(self, parsed: ParsedDocument, model_id: str,
-                         new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None:
-        """Write a document's new version in one transaction; changed sections of the old
-        version are superseded, not deleted (``sqlite_versions``)."""
+                         new_vectors: Mapping[str, npt.NDArray[np.float32]],
+                         provenance: Provenance | None = None) -> None:
+        """Write a document's new version in one transaction, its provenance and resolved
+        references included; changed sections of the old version are superseded, not
+        deleted (``sqlite_versions``)."""
         doc = parsed.document
         now = datetime.now(UTC).isoformat()
         with self._transaction() as c:
@@ -195,8 +197,10 @@ class SQLiteStore:
                           [(e.src, e.dst, e.type.value, doc.id)
                            for e in graph.static_edges(parsed)])
             graph.write_metadata(c, parsed)
+            if provenance is not None:
+                self._write_provenance(c, doc.id, provenance)
             # In the same transaction: a crash after the commit can no longer leave the
-            # document searchable without its reference edges.
+            # document searchable without its reference edges or its provenance.
             graph.resolve_references(c)
 
     def delete_document(self, doc_id: str) -> bool:
@@ -236,10 +240,14 @@ class SQLiteStore:
 
     def set_provenance(self, doc_id: str, provenance: Provenance) -> None:
         with self._transaction() as c:
-            c.execute("UPDATE documents SET origin = ?, origin_path = ?, origin_at = ?, "
-                      "lookalike_of = ? WHERE id = ?",
-                      (provenance.origin, provenance.path, provenance.ingested_at,
-                       provenance.lookalike_of, doc_id))
+            self._write_provenance(c, doc_id, provenance)
+
+    @staticmethod
+    def _write_provenance(c: sqlite3.Connection, doc_id: str, provenance: Provenance) -> None:
+        c.execute("UPDATE documents SET origin = ?, origin_path = ?, origin_at = ?, "
+                  "lookalike_of = ? WHERE id = ?",
+                  (provenance.origin, provenance.path, provenance.ingested_at,
+                   provenance.lookalike_of, doc_id))
 
     def resolve_references(self) -> None:
         with self._transaction() as c:

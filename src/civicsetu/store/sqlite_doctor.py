@@ -4,7 +4,8 @@ left inconsistent, and repair what can be repaired without the source files.
 Checks, in order: SQLite ``integrity_check``; rows whose document is gone (provisions,
 chunks, edges, metadata, history); chunks without a vector;
 the full-text index out of step with the chunks; reference edges that differ from what
-resolving the stored references gives; and documents missing their provisions or chunks.
+resolving the stored references gives; documents missing their provisions or chunks; and
+documents without provenance.
 A repair that needs the source file (a missing vector, an incomplete document) marks the
 document for re-ingest by clearing its content hash, so the next ``ingest`` of that file
 parses and writes it again instead of saying "unchanged".
@@ -33,7 +34,7 @@ def run_doctor(c: sqlite3.Connection, fix: bool) -> list[Finding]:
     c.execute("BEGIN IMMEDIATE")
     try:
         findings += [_orphans(c, fix), _fts(c, fix), _edges(c, fix), _vectors(c, fix),
-                     _incomplete(c, fix)]
+                     _incomplete(c, fix), _provenance(c)]
         findings.append(_cache(c))
     except BaseException:
         c.execute("ROLLBACK")
@@ -159,6 +160,16 @@ def _incomplete(c: sqlite3.Connection, fix: bool) -> Finding:
     return Finding("incomplete documents", len(rows), 0, detail,
                    "re-ingest them (`civicsetu ingest FILE`); --fix marks them so ingest "
                    "does not skip them as unchanged")
+
+
+def _provenance(c: sqlite3.Connection) -> Finding:
+    """Documents that do not say where they came from (an index written before
+    provenance was recorded); ingesting their files again records it."""
+    rows = [r[0] for r in c.execute("SELECT id FROM documents WHERE origin = '' ORDER BY id")]
+    detail = ", ".join(rows[:10]) if rows else "every document records where it came from"
+    return Finding("provenance", len(rows), 0, detail,
+                   "ingest those files again (`civicsetu ingest FILE` or `--bundled`); "
+                   "unchanged files only get their provenance recorded")
 
 
 def _cache(c: sqlite3.Connection) -> Finding:
