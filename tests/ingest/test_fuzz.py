@@ -34,7 +34,7 @@ from civicsetu.types import DocType
 SEEDS = Path(__file__).parent / "fuzz_seeds"
 EXAMPLES = int(os.environ.get("CIVICSETU_FUZZ_EXAMPLES", "40"))
 MEMORY_BOUND = 128 * 2**20  # bytes traced at peak for one example (inputs stay < 64 KB)
-FUZZ = settings(max_examples=EXAMPLES, deadline=timedelta(seconds=20), derandomize=True,
+FUZZ = settings(max_examples=EXAMPLES, deadline=timedelta(seconds=60), derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 T = TypeVar("T")
 
