@@ -55,20 +55,21 @@ def without_instructions(result: SearchResult) -> SearchResult:
 def answer_extractive(result: SearchResult, store: Store,
                       documents: list[DocumentInfo], abstain_below: float) -> Answer:
     t0 = time.perf_counter()
+    retrieved = result.hits  # reported as retrieved; only the quoting skips instructions
     result = without_instructions(result)
     query = result.analysis.query
     evidence = assess(result, store, documents, abstain_below)
     if not evidence.answerable or not result.hits:
-        return Answer(query, ABSTENTION, True, [], result.hits,
+        return Answer(query, ABSTENTION, True, [], retrieved,
                       {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
 
     citations, rejected = quoted_evidence(result, store, documents)
     if not citations:
-        return Answer(query, ABSTENTION, True, [], result.hits,
+        return Answer(query, ABSTENTION, True, [], retrieved,
                       {**result.timings_ms, "answer": _ms(t0)},
                       [f"{rejected} candidate quotes failed verification"])
     text = _compose(citations)
-    return Answer(query, text, False, citations, result.hits,
+    return Answer(query, text, False, citations, retrieved,
                   {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
 
 
