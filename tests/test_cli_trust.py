@@ -276,3 +276,27 @@ def test_bracketed_insertions_survive_show_and_ask_in_a_subprocess(bundled_home:
     assert asked.returncode == 0
     for quote in [line for line in asked.stdout.splitlines() if line.startswith("“")]:
         assert "[" not in quote or "]" in quote
+
+
+@pytest.mark.slow
+def test_a_copy_of_a_bundled_act_keeps_its_id_and_a_changed_copy_does_not(
+        bundled_home: Path, tmp_path: Path) -> None:
+    """The shared corpus holds copies of the bundled Acts: same text, same id, unchanged.
+    A changed copy under the same file name never replaces the official text."""
+    from civicsetu.corpus import bundled_acts
+
+    home = tmp_path / "home"
+    shutil.copytree(bundled_home, home)
+    official = next(a.path for a in bundled_acts() if a.id == RERA)
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "changed").mkdir()
+    copy = tmp_path / "copy" / official.name
+    shutil.copy(official, copy)
+    changed = tmp_path / "changed" / official.name
+    changed.write_text(official.read_text(encoding="utf-8").replace(
+        "ten per cent of the estimated cost", "one rupee"), encoding="utf-8")
+    reports = jsonl(run(home, "ingest", "--json", str(copy), str(changed)).stdout)
+    assert reports[0]["doc_id"] == RERA and reports[0]["status"] == "unchanged"
+    assert str(reports[1]["doc_id"]).startswith(f"{RERA}-")
+    assert reports[1]["status"] == "added"
+    assert f"matches the document {RERA}" in str(reports[1]["message"])
