@@ -126,7 +126,7 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     previous = store.document_hash(document.id)
     if previous == document.content_hash and not force:
         if not store.provenance([document.id]).get(document.id, Provenance("")).origin:
-            _record_provenance(store, document, spec.kind, where)  # an older index
+            _record_provenance(store, *_official_or(document, spec.kind, where))  # older index
         if on_progress:
             on_progress(document.id, 1, 1)
         return IngestReport(spec.origin or str(spec.path), document.id, "unchanged")
@@ -205,6 +205,16 @@ def _holder(store: Store, path: Path, content_hash: str) -> Callable[[str], str 
             return None if official == content_hash else str(reserved[doc_id])
         return None
     return holder
+
+
+def _official_or(document: Document, kind: str, where: str) -> tuple[Document, str, str]:
+    """A file with a bundled Act's id and text is that official text, whoever ingests it."""
+    from civicsetu.corpus import bundled_acts
+
+    official = {a.id: a.path for a in bundled_acts()}.get(document.id)
+    if official is not None and kind == "user":
+        return document, "bundled", str(official)
+    return document, kind, where
 
 
 def _record_provenance(store: Store, document: Document, kind: str, where: str) -> list[str]:
