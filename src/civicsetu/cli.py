@@ -427,6 +427,11 @@ from civicsetu import cli_documents  # noqa: E402  (registers its group on ``app
 cli_documents.register(app, _engine, out, err)
 
 
+from civicsetu.cli_doctor import doctor_cmd  # noqa: E402  (issue 9: `civicsetu doctor`)
+
+app.command("doctor")(doctor_cmd)
+
+
 def main() -> None:
     try:
         app()

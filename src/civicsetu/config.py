@@ -7,6 +7,8 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from civicsetu.ingest.readers.limits import ReadLimits
+
 
 def _default_home() -> Path:
     return Path.home() / ".civicsetu"
@@ -79,6 +81,37 @@ class Settings(BaseSettings):
         description="Refuse a file of which a smaller share of the text would be indexed "
                     "(`ingest --allow-partial` indexes it anyway and says how much).",
     )
+
+    # --- hostile files (issue 9): limits per source file, see ingest/readers/limits.py ---
+    max_unpacked_mb: int = Field(
+        default=64, ge=1,
+        description="A .docx (a ZIP) inflating to more than this is refused (MiB), checked "
+                    "while inflating, before python-docx parses it.")
+    max_zip_entries: int = Field(
+        default=2000, ge=1, description="A .docx with more ZIP entries than this is refused.")
+    max_zip_ratio: float = Field(
+        default=200.0, ge=1.0,
+        description="A .docx entry over 1 MiB inflating more than this many times its packed "
+                    "size (a ZIP bomb) is refused.")
+    max_html_depth: int = Field(
+        default=256, ge=8, description="HTML nested deeper than this many elements is refused.")
+    max_pdf_pages: int = Field(
+        default=3000, ge=1,
+        description="A PDF with more pages to read than this is refused (--max-pages reads "
+                    "fewer).")
+    max_read_seconds: float = Field(
+        default=120.0, gt=0,
+        description="Reading one source file may take this long (seconds); a file still "
+                    "being read after it is refused and the batch goes on.")
+
+    def read_limits(self) -> ReadLimits:
+        """The hostile-file limits above, as the readers take them."""
+        return ReadLimits(max_unpacked_bytes=self.max_unpacked_mb * 2**20,
+                          max_zip_entries=self.max_zip_entries,
+                          max_zip_ratio=self.max_zip_ratio,
+                          max_html_depth=self.max_html_depth,
+                          max_pdf_pages=self.max_pdf_pages,
+                          max_read_seconds=self.max_read_seconds)
 
     @property
     def resolved_db_path(self) -> Path:

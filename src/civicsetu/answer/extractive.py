@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from civicsetu.answer.evidence import assess
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
 from civicsetu.answer.verify import fold, verify_citations
+from civicsetu.guard.injection import screen
 from civicsetu.ingest.chunker import SENTENCE_END, display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.store.base import DocumentInfo, Store
@@ -43,9 +44,18 @@ class _Unit:
     score: float = 0.0
 
 
+def without_instructions(result: SearchResult) -> SearchResult:
+    """Drop retrieved passages that carry instructions (``guard.injection``): they are
+    not law, and quoting them would let a planted document change an answer's sources.
+    No provision of the bundled Acts is flagged (tests/guard/test_injection_suite.py)."""
+    kept = [h for h in result.hits if not screen(h.text).flagged]
+    return result if len(kept) == len(result.hits) else replace(result, hits=kept)
+
+
 def answer_extractive(result: SearchResult, store: Store,
                       documents: list[DocumentInfo], abstain_below: float) -> Answer:
     t0 = time.perf_counter()
+    result = without_instructions(result)
     query = result.analysis.query
     evidence = assess(result, store, documents, abstain_below)
     if not evidence.answerable or not result.hits:
@@ -68,6 +78,7 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     """The best verbatim units of the top hits, as verified citations (and how many
     candidates failed verification). The extractive answer quotes them; an LLM gets them
     as its numbered context."""
+    result = without_instructions(result)
     units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
                              result.as_of)
     _score(units, result, store)

@@ -63,6 +63,10 @@ class Searcher:
             self._documents = self.store.documents()
         return self._documents
 
+    def forget_documents(self) -> None:
+        """Read the document list again on the next search (another process changed it)."""
+        self._documents = None
+
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
                filters: SearchFilters | None = None) -> SearchResult:
         k = k or self.settings.top_k

@@ -7,6 +7,7 @@ protocol (roadmap). Records cross this boundary as plain dataclasses.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
@@ -114,6 +115,21 @@ class GraphStats:
     dates: int
 
 
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One ``doctor`` check: problems found, how many ``--fix`` repaired, and what to do."""
+
+    check: str
+    problems: int
+    fixed: int
+    detail: str
+    remedy: str = ""
+
+    @property
+    def remaining(self) -> int:
+        return self.problems - self.fixed
+
+
 class Store(Protocol):
     """What ingestion writes and retrieval reads; SQLite implements it, PostgreSQL will.
 
@@ -126,7 +142,10 @@ class Store(Protocol):
                        text_hashes: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]: ...
 
     def replace_document(self, parsed: ParsedDocument, model_id: str,
-                         new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None: ...
+                         new_vectors: Mapping[str, npt.NDArray[np.float32]],
+                         provenance: Provenance | None = None) -> None:
+        """Write a document with everything of it (and its provenance) in one transaction."""
+        ...
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove a document and everything that belongs to it; False when unknown."""
@@ -193,5 +212,17 @@ class Store(Protocol):
 
     def remember_qa(self, corpus: str, question: str, vector: npt.NDArray[np.float32],
                     payload: str) -> None: ...
+
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """Reads inside see one committed state of the index (re-entrant)."""
+        ...
+
+    def data_version(self) -> int:
+        """Changes when another connection or process commits to the index."""
+        ...
+
+    def doctor(self, fix: bool = False) -> list[Finding]:
+        """Check the index for inconsistencies (``civicsetu doctor``); repair with ``fix``."""
+        ...
 
     def close(self) -> None: ...

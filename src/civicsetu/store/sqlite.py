@@ -1,8 +1,12 @@
 """The embedded default store: one SQLite file (WAL) with FTS5 and float32 vector BLOBs.
 
 Writes for one document happen in one transaction, so a failed ingest leaves nothing
-half-written. Vectors live in a content-addressed table keyed by the hash of the text
-that was embedded: unchanged text is never embedded twice, even across re-ingests.
+half-written: the document row, its provisions, chunks, vectors, FTS rows, metadata and
+the reference edges resolved across documents all commit together, or none of them do
+(a kill -9 in the middle of the write leaves the previous state, see
+``tests/store/test_crash.py``). Vectors live in a content-addressed table keyed by the
+hash of the text that was embedded: unchanged text is never embedded twice, even across
+re-ingests.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from civicsetu.store import sqlite_versions as versions
 from civicsetu.store.base import (
     ChunkRow,
     DocumentInfo,
+    Finding,
     GraphEdge,
     GraphStats,
     Provenance,
@@ -74,12 +79,24 @@ class SQLiteStore:
             raise StoreError(f"cannot open the index {self.path}: {exc}; delete it and "
                              "ingest again, or point CIVICSETU_HOME elsewhere") from exc
         self._vector_cache: dict[str, VectorIndex] = {}
+        self._data_version = -1
 
     def close(self) -> None:
         self._conn.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        if self._conn.in_transaction:  # inside read_snapshot: a savepoint upgrades it
+            self._conn.execute("SAVEPOINT write")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK TO write")
+                self._conn.execute("RELEASE write")
+                raise
+            self._conn.execute("RELEASE write")
+            self._vector_cache.clear()
+            return
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield self._conn
@@ -88,6 +105,24 @@ class SQLiteStore:
             raise
         self._conn.execute("COMMIT")
         self._vector_cache.clear()
+
+    @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """Every read inside sees the index as of one moment: a document another process
+        writes or deletes meanwhile is wholly there or wholly absent. Re-entrant."""
+        if self._conn.in_transaction:
+            yield
+            return
+        self._conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+
+    def data_version(self) -> int:
+        """A number that changes when another connection commits to the index."""
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
 
     # --- writes -----------------------------------------------------------------------
 
@@ -110,9 +145,11 @@ class SQLiteStore:
         return found
 
     def replace_document(self, parsed: ParsedDocument, model_id: str,
-                         new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None:
-        """Write a document's new version in one transaction; changed sections of the old
-        version are superseded, not deleted (``sqlite_versions``)."""
+                         new_vectors: Mapping[str, npt.NDArray[np.float32]],
+                         provenance: Provenance | None = None) -> None:
+        """Write a document's new version in one transaction, its provenance and resolved
+        references included; changed sections of the old version are superseded, not
+        deleted (``sqlite_versions``)."""
         doc = parsed.document
         now = datetime.now(UTC).isoformat()
         with self._transaction() as c:
@@ -160,13 +197,21 @@ class SQLiteStore:
                           [(e.src, e.dst, e.type.value, doc.id)
                            for e in graph.static_edges(parsed)])
             graph.write_metadata(c, parsed)
+            if provenance is not None:
+                self._write_provenance(c, doc.id, provenance)
+            # In the same transaction: a crash after the commit can no longer leave the
+            # document searchable without its reference edges or its provenance.
+            graph.resolve_references(c)
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove a document and all that hangs off it, in one transaction: its rows
         (cascade), FTS rows, edges into it from other documents, vectors no other chunk
-        uses; references that pointed into it become unresolved again."""
+        uses; references from other documents are resolved again in the same transaction."""
         with self._transaction() as c:
-            return self._delete_document(c, doc_id)
+            removed = self._delete_document(c, doc_id)
+            if removed:
+                graph.resolve_references(c)
+            return removed
 
     @staticmethod
     def _delete_document(c: sqlite3.Connection, doc_id: str) -> bool:
@@ -195,14 +240,27 @@ class SQLiteStore:
 
     def set_provenance(self, doc_id: str, provenance: Provenance) -> None:
         with self._transaction() as c:
-            c.execute("UPDATE documents SET origin = ?, origin_path = ?, origin_at = ?, "
-                      "lookalike_of = ? WHERE id = ?",
-                      (provenance.origin, provenance.path, provenance.ingested_at,
-                       provenance.lookalike_of, doc_id))
+            self._write_provenance(c, doc_id, provenance)
+
+    @staticmethod
+    def _write_provenance(c: sqlite3.Connection, doc_id: str, provenance: Provenance) -> None:
+        c.execute("UPDATE documents SET origin = ?, origin_path = ?, origin_at = ?, "
+                  "lookalike_of = ? WHERE id = ?",
+                  (provenance.origin, provenance.path, provenance.ingested_at,
+                   provenance.lookalike_of, doc_id))
 
     def resolve_references(self) -> None:
         with self._transaction() as c:
             graph.resolve_references(c)
+
+    def doctor(self, fix: bool = False) -> list[Finding]:
+        """Run the checks of ``sqlite_doctor``; with ``fix`` repair in one transaction."""
+        from civicsetu.store.sqlite_doctor import run_doctor
+
+        try:
+            return run_doctor(self._conn, fix)
+        finally:
+            self._vector_cache.clear()
 
     # --- research memory ----------------------------------------------------------------
 
@@ -386,6 +444,11 @@ class SQLiteStore:
                    .fetchone()[0])
 
     def vector_index(self, model_id: str) -> VectorIndex:
+        # Another process (or connection) may have committed since the cache was built.
+        version = self.data_version()
+        if version != self._data_version:
+            self._vector_cache.clear()
+            self._data_version = version
         if model_id in self._vector_cache:
             return self._vector_cache[model_id]
         rows = self._conn.execute(
