@@ -73,6 +73,19 @@ class Settings(BaseSettings):
                     "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
     )
 
+    # --- store backend (issue 14, PostgreSQL) ---
+    store: str = Field(
+        default="",
+        description="Where the index lives: empty for the SQLite file at db_path, "
+                    "sqlite:PATH for another SQLite file, or postgresql://user:pass@host/db "
+                    "for a shared PostgreSQL + pgvector server (extra [postgres]; "
+                    "docs/POSTGRES.md).",
+    )
+    store_pool_size: int = Field(
+        default=4, ge=1,
+        description="Most connections one process keeps open to a PostgreSQL store.",
+    )
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"
