@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from civicsetu.cli_store import store_app
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.errors import CivicSetuError, InputError
@@ -345,6 +346,7 @@ def show_cmd(
 graph_app = typer.Typer(help="The citation graph: what cites what, and what derives from "
                                   "what.", no_args_is_help=True)
 app.add_typer(graph_app, name="graph")
+app.add_typer(store_app, name="store")  # issue 14: store migrate (civicsetu.cli_store)
 
 
 @graph_app.command("stats")
