@@ -40,6 +40,9 @@ PG_MIGRATIONS: list[tuple[str, str]] = [
             text TEXT NOT NULL,
             ingested_at TEXT NOT NULL
         );
+        -- Uncompressed out-of-line text: substr() of a provision reads only its pages
+        -- instead of decompressing the whole Act for every provision.
+        ALTER TABLE documents ALTER COLUMN text SET STORAGE EXTERNAL;
         CREATE TABLE provisions (
             id TEXT PRIMARY KEY,
             doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -83,6 +86,26 @@ PG_MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX chunks_current ON chunks(doc_id, valid_to);
         CREATE INDEX chunks_by_embed_hash ON chunks(embed_hash);
         CREATE INDEX chunks_tsv ON chunks USING gin(tsv);
+        -- The inverted index BM25 reads: one row per (lexeme, chunk), tf = title hits x2 +
+        -- body hits. Filled by a trigger, so every writer (ingest, migrate) keeps it.
+        CREATE TABLE chunk_terms (
+            lexeme TEXT NOT NULL,
+            rowid BIGINT NOT NULL REFERENCES chunks(rowid) ON DELETE CASCADE,
+            tf REAL NOT NULL,
+            PRIMARY KEY (lexeme, rowid)
+        );
+        CREATE INDEX chunk_terms_by_chunk ON chunk_terms(rowid);
+        CREATE FUNCTION civicsetu_index_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO chunk_terms (lexeme, rowid, tf)
+            SELECT u.lexeme, NEW.rowid,
+                   coalesce((SELECT sum(CASE w WHEN 'A' THEN 2 ELSE 1 END)
+                             FROM unnest(u.weights) w), 1)
+            FROM unnest(NEW.tsv) u;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER chunks_index_terms AFTER INSERT ON chunks
+            FOR EACH ROW EXECUTE FUNCTION civicsetu_index_terms();
         CREATE TABLE embeddings (
             model_id TEXT NOT NULL,
             text_hash TEXT NOT NULL,
@@ -147,6 +170,7 @@ PG_MIGRATIONS: list[tuple[str, str]] = [
             superseded_on TEXT NOT NULL,
             PRIMARY KEY (doc_id, content_hash)
         );
+        ALTER TABLE document_versions ALTER COLUMN text SET STORAGE EXTERNAL;
         CREATE TABLE provision_history (
             doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
             id TEXT NOT NULL,

@@ -2,8 +2,10 @@
 
 BM25 is computed in SQL the way FTS5's ``bm25()`` computes it (k1 1.2, b 0.75, a term's
 frequency is title hits x2 + body hits, document length counts every token, IDF from the
-number of chunks containing the term, floored at 1e-6), so rankings match the SQLite
-store's up to the stemmer (Snowball English here, Porter there).
+number of chunks containing the term, floored at 1e-6) over the ``chunk_terms`` inverted
+index, so rankings match the SQLite store's up to the stemmer (Snowball English here,
+Porter there). A quoted phrase of several words counts where all its words occur (its
+frequency is that of its rarest word); word order is not checked.
 
 Dense search asks the per-model HNSW index (pgvector 0.6: no iterative scan) for a
 candidate list, joins it to the chunks that pass the filters, and widens the list
@@ -86,14 +88,22 @@ class CorpusStats:
     def document_frequency(self, conn: Any, texts: Sequence[str]) -> dict[str, int]:
         """Chunks (every version, as FTS5 counts) containing each phrase."""
         lex = self.lexemes_of(conn, texts)
-        for text in texts:
+        todo = [t for t in dict.fromkeys(texts) if t not in self.df]
+        single = {lex[t][0]: t for t in todo if len(lex[t]) == 1}
+        if single:
+            counts = dict(conn.execute(
+                "SELECT lexeme, count(*) FROM chunk_terms WHERE lexeme = ANY(%s)"
+                " GROUP BY lexeme", (list(single),)).fetchall())
+            for lexeme, text in single.items():
+                self.df[text] = int(counts.get(lexeme, 0))
+        for text in todo:
             if text in self.df:
                 continue
             if not lex[text]:
                 self.df[text] = 0
                 continue
             row = conn.execute("SELECT count(*) FROM chunks WHERE tsv @@ "
-                               "phraseto_tsquery('civicsetu', %s)", (text,)).fetchone()
+                               "plainto_tsquery('civicsetu', %s)", (text,)).fetchone()
             self.df[text] = int(row[0])
         return {t: self.df[t] for t in texts}
 
@@ -120,36 +130,26 @@ def bm25_search(conn: Any, stats: CorpusStats, fts_query: str, limit: int,
     sql = f"""
         WITH q(i, lexeme, idf, nlex) AS (
             SELECT * FROM unnest(%s::int[], %s::text[], %s::float8[], %s::int[])),
-        cand AS (
-            SELECT c.rowid, c.tsv, c.ntokens FROM chunks c
-            WHERE c.tsv @@ %s::tsquery AND {where} {{scope}}),
-        hits AS (
-            SELECT cand.rowid, cand.ntokens, q.i, q.idf, q.nlex, q.lexeme,
-                   (SELECT sum(CASE w WHEN 'A' THEN 2.0 ELSE 1.0 END)
-                      FROM unnest(u.weights) w) AS tf
-            FROM cand CROSS JOIN LATERAL unnest(cand.tsv) u
-            JOIN q ON q.lexeme = u.lexeme),
         per_phrase AS (
-            SELECT rowid, ntokens, i, max(idf) AS idf, min(tf) AS tf FROM hits
-            GROUP BY rowid, ntokens, i HAVING count(DISTINCT lexeme) = max(nlex))
-        SELECT rowid, sum(idf * (tf * %s) / (tf + %s * (1 - %s + %s * ntokens / %s)))
+            SELECT t.rowid, q.i, max(q.idf) AS idf, min(t.tf) AS tf
+            FROM q JOIN chunk_terms t ON t.lexeme = q.lexeme
+            GROUP BY t.rowid, q.i HAVING count(*) = max(q.nlex))
+        SELECT p.rowid,
+               sum(p.idf * (p.tf * %s) / (p.tf + %s * (1 - %s + %s * c.ntokens / %s)))
                AS score
-        FROM per_phrase GROUP BY rowid ORDER BY score DESC, rowid LIMIT %s"""
-    tsq = " | ".join("(" + " <-> ".join(_quote_lexeme(x) for x in lex[t]) + ")"
-                     for t in texts if lex[t])
+        FROM per_phrase p JOIN chunks c ON c.rowid = p.rowid
+        WHERE {where} {{scope}}
+        GROUP BY p.rowid ORDER BY score DESC, p.rowid LIMIT %s"""
     args: list[object] = [[t[0] for t in terms], [t[1] for t in terms],
-                          [t[2] for t in terms], [t[3] for t in terms], tsq, *params]
+                          [t[2] for t in terms], [t[3] for t in terms],
+                          K1 + 1, K1, B, B, max(stats.avgdl, 1e-9), *params]
     scope = ""
     if doc_ids:
         scope = "AND c.doc_id = ANY(%s)"
         args.append(list(doc_ids))
-    args += [K1 + 1, K1, B, B, max(stats.avgdl, 1e-9), limit]
+    args.append(limit)
     rows = conn.execute(sql.replace("{scope}", scope), args).fetchall()
     return [(int(r[0]), float(r[1])) for r in rows]
-
-
-def _quote_lexeme(lexeme: str) -> str:
-    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
 def dense_search(conn: Any, model_id: str, dim: int, vector: npt.NDArray[np.float32], k: int,
