@@ -81,7 +81,9 @@ class PostgresStore:
                              "vector extension (docs/POSTGRES.md)") from exc
         self._pool = psycopg_pool.ConnectionPool(
             url, min_size=1, max_size=max(1, pool_size), open=True, timeout=30,
-            kwargs={"autocommit": True})
+            # No automatic prepared statements: a generic plan cannot use the per-model
+            # partial HNSW index, a plan for the actual parameters can.
+            kwargs={"autocommit": True, "prepare_threshold": None})
         self._stats = search.CorpusStats()
         self._dims: dict[str, int] = {}
         self._vector_cache: dict[str, VectorIndex] = {}

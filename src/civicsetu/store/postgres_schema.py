@@ -239,6 +239,11 @@ def ensure_vector_index(conn: Any, model_id: str, dim: int) -> None:
     """Create the partial HNSW index (inner product) for ``model_id`` if missing."""
     if not re.fullmatch(r"[1-9][0-9]{0,4}", str(dim)):
         raise ValueError(f"bad vector dimension {dim}")
+    name = vector_index_name(model_id)
+    if conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()[0] is not None:
+        return
+    # Two workers writing a new model's first vectors would race on the index name.
+    conn.execute("SELECT pg_advisory_xact_lock(hashtext('civicsetu_vector_index'))")
     literal = model_id.replace("'", "''")
     conn.execute(
         f"CREATE INDEX IF NOT EXISTS {vector_index_name(model_id)} ON embeddings USING hnsw"
