@@ -63,6 +63,46 @@ def latencies(home: Path, store: str, queries: list[str]) -> dict[str, Any]:
     return out
 
 
+def store_only(home: Path, store: str, queries: list[str],
+               vectors: list[Any]) -> dict[str, list[float]]:
+    """The store calls alone: query text and vectors are prepared before the clock."""
+    from civicsetu.search.query import analyze, fts_query
+
+    out: dict[str, list[float]] = {}
+    with Engine(_settings(home, store)) as engine:
+        st = engine.store
+        docs = st.documents()
+        model = engine.embedder.model_id
+        fts = []
+        for q in queries:
+            a = analyze(q, docs)
+            terms = a.terms + [w for e in a.expansions for w in e.split()]
+            fts.append(fts_query(list(dict.fromkeys(terms))))
+        scope = FILTER.doc_ids
+        st.keyword_search(fts[0], 60)
+        st.dense_search(model, vectors[0], 60)
+        cases: list[tuple[str, Any]] = [
+            ("keyword_search (BM25), 60 rows", lambda i: st.keyword_search(fts[i], 60)),
+            ("keyword_search, 2-document filter",
+             lambda i: st.keyword_search(fts[i], 60, scope)),
+            ("dense_search, 60 rows", lambda i: st.dense_search(model, vectors[i], 60)),
+            ("dense_search, 2-document filter",
+             lambda i: st.dense_search(model, vectors[i], 60, scope)),
+            ("dense_search, as of 2000-01-01",
+             lambda i: st.dense_search(model, vectors[i], 60, None, date(2000, 1, 1))),
+        ]
+        for name, call in cases:
+            times = []
+            for i in range(len(queries)):
+                if not fts[i] and "keyword" in name:
+                    continue
+                t = time.perf_counter()
+                call(i)
+                times.append((time.perf_counter() - t) * 1000)
+            out[name] = times
+    return out
+
+
 def _worker(args: tuple[Path, str, list[str], Any]) -> list[float]:
     home, store, queries, barrier = args
     with Engine(_settings(home, store)) as engine:
@@ -101,9 +141,14 @@ def main() -> None:
     queries = [json.loads(line)["query"] for line in
                args.queries.read_text(encoding="utf-8").splitlines() if line.strip()]
     stores = {"SQLite": "", "PostgreSQL": args.postgres_url}
+    with Engine(_settings(args.sqlite_home, "")) as engine:
+        vectors = [engine.embedder.embed_query(analyze_text) for analyze_text in queries]
+    alone = {name: store_only(args.sqlite_home, url, queries, vectors)
+             for name, url in stores.items()}
     lat = {name: latencies(args.sqlite_home, url, queries) for name, url in stores.items()}
     conc = {name: {w: concurrent(args.sqlite_home, url, queries, w) for w in args.workers}
             for name, url in stores.items()}
+    load = os.getloadavg()[0]
 
     lines = ["## Store backends: SQLite against PostgreSQL + pgvector", "",
              f"Machine: {os.cpu_count()} cores, {platform.machine()}, {platform.system()}, "
@@ -112,7 +157,9 @@ def main() -> None:
              f"bench.bench_stores SQLITE_HOME POSTGRES_URL --write` on {date.today()}, the "
              f"PostgreSQL database a `civicsetu store migrate` copy of the SQLite index "
              f"({lat['SQLite']['chunks']} chunks, bundled corpus). {len(queries)} questions "
-             "from legal_qa_dev.jsonl, in process, after one warm-up search.", "",
+             "from legal_qa_dev.jsonl, in process, after one warm-up search. The machine is "
+             f"shared: 1-minute load average {load:.1f} at the end of the run, so compare "
+             "the ratios, not the milliseconds.", "",
              "| operation | SQLite p50 / p95 / p99 ms | PostgreSQL p50 / p95 / p99 ms "
              "| p50 ratio PG/SQLite |", "|---|---|---|---|"]
     for op in ["hybrid", "bm25", "dense", "hybrid, 2-document filter",
@@ -122,6 +169,15 @@ def main() -> None:
         ratio = percentile(b, 50) / max(percentile(a, 50), 1e-9)
         lines.append(f"| search, {op} | {cells[0]} | {cells[1]} | {ratio:.2f} |"
                      if op != "ask" else f"| ask | {cells[0]} | {cells[1]} | {ratio:.2f} |")
+    lines += ["", "The store calls alone (no query embedding, no fusion; the same FTS query "
+              "strings and query vectors for both):", "",
+              "| store call | SQLite p50 / p95 / p99 ms | PostgreSQL p50 / p95 / p99 ms "
+              "| p50 ratio PG/SQLite |", "|---|---|---|---|"]
+    for op in alone["SQLite"]:
+        a, b = alone["SQLite"][op], alone["PostgreSQL"][op]
+        cells = [" / ".join(f"{percentile(x, p):.1f}" for p in (50, 95, 99)) for x in (a, b)]
+        ratio = percentile(b, 50) / max(percentile(a, 50), 1e-9)
+        lines.append(f"| {op} | {cells[0]} | {cells[1]} | {ratio:.2f} |")
     lines += ["", "First search after opening (model load included): "
               + ", ".join(f"{n} {lat[n]['first_s']:.2f} s" for n in stores) + ".", "",
               "Worker processes searching at once (hybrid, every question per worker; each "
