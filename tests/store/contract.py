@@ -26,7 +26,7 @@ from civicsetu.corpus import bundled_acts
 from civicsetu.errors import NotFoundError
 from civicsetu.ingest.loader import load_source
 from civicsetu.ingest.pipeline import parse_document
-from civicsetu.store.base import Store
+from civicsetu.store.base import Provenance, Store
 from civicsetu.types import DocType, ParsedDocument
 
 MODEL = "contract-test-vectors"
@@ -400,6 +400,31 @@ class StoreContract:
                                                                      100)}
         assert housing.edges(f"{E}#s.1", "out") == []
         assert housing.document_hash(H) is not None
+
+    def test_delete_unresolves_references_into_the_document(self, housing: Store,
+                                                            tmp_path: Path) -> None:
+        parsed = parse(write(tmp_path / "again", f"{H}.md", HOUSING))
+        assert ("REFERENCES", f"{H}#s.2(1)") in {
+            (e.type, e.dst) for e in housing.edges(f"{R}#r.2(1)", "out")}
+        assert housing.delete_document(H)
+        assert housing.edges(f"{R}#r.2(1)", "out", ["REFERENCES"]) == []
+        assert housing.edges(R, "out", ["DERIVED_FROM"]) == []
+        assert {u.src for u in housing.unresolved_references(f"{R}#r.2")} >= {f"{R}#r.2(1)"}
+        hashes = [c.text_hash for c in parsed.chunks]
+        assert housing.cached_vectors(MODEL, hashes) == {}  # no chunk uses them any more
+        put(housing, parsed)
+        housing.resolve_references()
+        assert ("REFERENCES", f"{H}#s.2(1)") in {
+            (e.type, e.dst) for e in housing.edges(f"{R}#r.2(1)", "out")}
+
+    def test_provenance_round_trips(self, housing: Store) -> None:
+        assert housing.provenance([H])[H].origin == ""
+        mark = Provenance("user", "/x/housing.md", "2026-11-23T10:00:00", "")
+        housing.set_provenance(H, mark)
+        assert housing.provenance([H, "no-such-act"]) == {H: mark}
+        assert set(housing.provenance()) == {H, R, E}
+        housing.set_provenance("no-such-act", mark)  # nothing to record, no error
+        assert "no-such-act" not in housing.provenance()
 
     def test_qa_memory_is_per_corpus(self, store: Store) -> None:
         v1, v2 = vector_for("one"), vector_for("two")

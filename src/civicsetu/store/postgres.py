@@ -26,6 +26,7 @@ from civicsetu.store.base import (
     DocumentInfo,
     GraphEdge,
     GraphStats,
+    Provenance,
     Store,
     VectorIndex,
 )
@@ -193,8 +194,35 @@ class PostgresStore:
             graph.write_metadata(c, parsed)
 
     def delete_document(self, doc_id: str) -> bool:
+        """Remove a document and all that hangs off it, in one transaction: its rows
+        (cascade), edges into it from other documents, vectors no other chunk uses;
+        references that pointed into it become unresolved again."""
         with self._transaction(lock=f"doc:{doc_id}") as c:
-            return bool(c.execute("DELETE FROM documents WHERE id = %s", (doc_id,)).rowcount)
+            hashes = [r[0] for r in c.execute("SELECT DISTINCT embed_hash FROM chunks WHERE"
+                                              " doc_id = %s", (doc_id,)).fetchall()]
+            found = bool(c.execute("DELETE FROM documents WHERE id = %s", (doc_id,)).rowcount)
+            prefix = f"{doc_id}#"
+            c.execute("DELETE FROM edges WHERE dst = %s OR left(dst, %s) = %s",
+                      (doc_id, len(prefix), prefix))
+            c.execute("UPDATE refs SET dst = NULL WHERE dst = %s OR left(dst, %s) = %s",
+                      (doc_id, len(prefix), prefix))
+            c.execute("DELETE FROM embeddings e WHERE e.text_hash = ANY(%s) AND NOT EXISTS"
+                      " (SELECT 1 FROM chunks c WHERE c.embed_hash = e.text_hash)", (hashes,))
+            return found
+
+    def provenance(self, doc_ids: Sequence[str] | None = None) -> dict[str, Provenance]:
+        sql = "SELECT id, origin, origin_path, origin_at, lookalike_of FROM documents"
+        with self._read() as c:
+            rows = (c.execute(sql).fetchall() if doc_ids is None else
+                    c.execute(sql + " WHERE id = ANY(%s)", (list(doc_ids),)).fetchall())
+        return {r[0]: Provenance(r[1], r[2], r[3], r[4]) for r in rows}
+
+    def set_provenance(self, doc_id: str, provenance: Provenance) -> None:
+        with self._transaction(lock=f"doc:{doc_id}") as c:
+            c.execute("UPDATE documents SET origin = %s, origin_path = %s, origin_at = %s,"
+                      " lookalike_of = %s WHERE id = %s",
+                      (provenance.origin, provenance.path, provenance.ingested_at,
+                       provenance.lookalike_of, doc_id))
 
     def resolve_references(self) -> None:
         with self._transaction(lock="resolve_references") as c:

@@ -201,6 +201,13 @@ PG_MIGRATIONS: list[tuple[str, str]] = [
             PRIMARY KEY (corpus, question)
         );
     """),
+    # Provenance (issue 9): where each document came from (SQLite migration 0010).
+    ("pg0002_provenance", """
+        ALTER TABLE documents ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+        ALTER TABLE documents ADD COLUMN origin_path TEXT NOT NULL DEFAULT '';
+        ALTER TABLE documents ADD COLUMN origin_at TEXT NOT NULL DEFAULT '';
+        ALTER TABLE documents ADD COLUMN lookalike_of TEXT NOT NULL DEFAULT '';
+    """),
 ]
 
 # Every process applying migrations takes this lock first, so several API workers
