@@ -28,6 +28,7 @@ import numpy.typing as npt
 K1 = 1.2
 B = 0.75
 EF_SEARCH_MAX = 1000  # pgvector's upper bound for hnsw.ef_search
+EF_SEARCH_MIN = 100  # recall@60 against exact on the bundle: 0.938 at 40 candidates
 _PHRASE = re.compile(r'"((?:[^"]|"")*)"')
 
 
@@ -167,7 +168,7 @@ def dense_search(conn: Any, model_id: str, dim: int, vector: npt.NDArray[np.floa
         scope = "AND c.doc_id = ANY(%s)"
         scope_args = [list(doc_ids)]
     cast = f"vector({dim})"
-    want = min(max(k, 40), EF_SEARCH_MAX)
+    want = min(max(2 * k, EF_SEARCH_MIN), EF_SEARCH_MAX)
     while True:
         with conn.transaction():
             conn.execute(f"SET LOCAL hnsw.ef_search = {int(want)}")
