@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from civicsetu.answer.provenance import annotate, sources_to_show
+from civicsetu.cli_store import store_app
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.errors import CivicSetuError, InputError
@@ -339,6 +340,7 @@ def show_cmd(
 graph_app = typer.Typer(help="The citation graph: what cites what, and what derives from "
                                   "what.", no_args_is_help=True)
 app.add_typer(graph_app, name="graph")
+app.add_typer(store_app, name="store")  # issue 14: store migrate (civicsetu.cli_store)
 
 
 @graph_app.command("stats")

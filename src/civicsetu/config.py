@@ -104,6 +104,19 @@ class Settings(BaseSettings):
         description="Reading one source file may take this long (seconds); a file still "
                     "being read after it is refused and the batch goes on.")
 
+    # --- store backend (issue 14, PostgreSQL) ---
+    store: str = Field(
+        default="",
+        description="Where the index lives: empty for the SQLite file at db_path, "
+                    "sqlite:PATH for another SQLite file, or postgresql://user:pass@host/db "
+                    "for a shared PostgreSQL + pgvector server (extra [postgres]; "
+                    "docs/POSTGRES.md).",
+    )
+    store_pool_size: int = Field(
+        default=4, ge=1,
+        description="Most connections one process keeps open to a PostgreSQL store.",
+    )
+
     def read_limits(self) -> ReadLimits:
         """The hostile-file limits above, as the readers take them."""
         return ReadLimits(max_unpacked_bytes=self.max_unpacked_mb * 2**20,

@@ -1,7 +1,8 @@
 """The ``Store`` protocol: what ingestion writes and retrieval reads.
 
-SQLite is the embedded default; a PostgreSQL + pgvector store implements the same
-protocol (roadmap). Records cross this boundary as plain dataclasses.
+SQLite is the embedded default; ``store.postgres`` implements the same protocol on
+PostgreSQL + pgvector. ``tests/store/contract.py`` is the behaviour every backend owes.
+Records cross this boundary as plain dataclasses.
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ class Finding:
 
 
 class Store(Protocol):
-    """What ingestion writes and retrieval reads; SQLite implements it, PostgreSQL will.
+    """What ingestion writes and retrieval reads; SQLite and PostgreSQL implement it.
 
     ``as_of`` selects the law as in force on a date (history included); ``None`` is now.
     """
@@ -182,6 +183,14 @@ class Store(Protocol):
                        as_of: date | None = None) -> list[tuple[int, float]]: ...
 
     def vector_index(self, model_id: str) -> VectorIndex: ...
+
+    def dense_search(self, model_id: str, vector: npt.NDArray[np.float32], k: int,
+                     doc_ids: Sequence[str] | None = None,
+                     as_of: date | None = None) -> list[tuple[int, float]]:
+        """The ``k`` chunk rowids nearest ``vector`` (inner product, best first) among the
+        chunks in force now (or on ``as_of``) of ``doc_ids`` (all when None). Returns
+        ``k`` rows whenever ``k`` rows pass the filters (approximate indexes widen)."""
+        ...
 
     def chunk_count(self) -> int: ...
 

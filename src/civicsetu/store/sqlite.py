@@ -443,6 +443,24 @@ class SQLiteStore:
         return int(self._conn.execute("SELECT count(*) FROM chunks WHERE valid_to IS NULL")
                    .fetchone()[0])
 
+    def dense_search(self, model_id: str, vector: npt.NDArray[np.float32], k: int,
+                     doc_ids: Sequence[str] | None = None,
+                     as_of: date | None = None) -> list[tuple[int, float]]:
+        """Exact top-``k`` by inner product over the cached matrix, filters applied first."""
+        index = self.vector_index(model_id)
+        if index.matrix.size == 0 or k < 1:
+            return []
+        scores = index.matrix @ np.asarray(vector, dtype=np.float32)
+        keep = index.in_force(as_of)
+        if doc_ids is not None:
+            keep &= np.isin(index.doc_ids, list(doc_ids))
+        scores = np.where(keep, scores, -np.inf)
+        n = min(k, len(scores))
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.lexsort((index.rowids[top], -scores[top]))]
+        top = top[np.isfinite(scores[top])]
+        return [(int(index.rowids[i]), float(scores[i])) for i in top]
+
     def vector_index(self, model_id: str) -> VectorIndex:
         # Another process (or connection) may have committed since the cache was built.
         version = self.data_version()
