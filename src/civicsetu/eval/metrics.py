@@ -37,6 +37,12 @@ def reciprocal_rank(gold: Sequence[str], retrieved: Sequence[str]) -> float:
     return 0.0
 
 
+def citation_precision_counts(gold: Sequence[str], cited: Sequence[str]) -> int:
+    """How many of the cited provisions fall in a gold section (each citation counted)."""
+    gold_sections = set(section_key(g) for g in gold)
+    return sum(1 for c in cited if section_key(c) in gold_sections)
+
+
 def normalise_for_match(text: str) -> str:
     """Lower-case, amendment markup (``^1[ ... ]``) dropped, white space folded."""
     return " ".join(_MARKUP.sub("", text).lower().replace("’", "'").split())
