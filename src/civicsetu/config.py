@@ -73,6 +73,25 @@ class Settings(BaseSettings):
                     "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
     )
 
+    # --- answer quality (issue 12) ---
+    act_routing: bool = Field(
+        default=True,
+        description="Prefer the Act a question implies by its title initials or subject words "
+                    "(learned from the corpus, search.routing); when none is implied, all are "
+                    "searched alike.",
+    )
+    decompose: bool = Field(
+        default=True,
+        description="Split multi-part and comparison questions into sub-questions that keep "
+                    "the question's Act and actor, retrieve each, and merge so every part is "
+                    "covered in the top results (search.decompose).",
+    )
+    complete_answers: bool = Field(
+        default=True,
+        description="Quote the sibling sub-sections that finish the best provision's rule "
+                    "(a penalty's continuing form, a duty's exception, a period's extension).",
+    )
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"
