@@ -40,6 +40,7 @@ from civicsetu.guard.pii import find_pii, redact
 from civicsetu.guard.scope import check_scope
 from civicsetu.llm.base import LLM, Completion, LLMError, Message
 from civicsetu.llm.pricing import Meter
+from civicsetu.search.decompose import search_decomposed
 from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult, validate_query
 from civicsetu.search.lexicon import expansions
 from civicsetu.store.base import Store
@@ -159,7 +160,8 @@ class Agent:
         query = state["rewritten"]
         if attempts:
             query = _corrective_rewrite(state["query"], attempts)
-        result = self.searcher.search(query, k=max(self.top_k, 10), filters=state.get("filters"))
+        result, _ = search_decomposed(self.searcher, query, k=max(self.top_k, 10),
+                                      filters=state.get("filters"), split_from=state["query"])
         if attempts and state.get("result") is not None:
             previous: SearchResult = state["result"]
             if (result.best_cosine or 0) < (previous.best_cosine or 0) + CORRECTIVE_MIN_GAIN:

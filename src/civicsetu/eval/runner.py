@@ -79,7 +79,8 @@ def evaluate_system(engine: Engine, rows: list[dict[str, Any]], mode: Mode,
             "rr": reciprocal_rank(gold, retrieved) if gold else None,
             "key_fact_recall": key_fact_recall(row.get("key_facts") or [], answer.text)
             if gold and row.get("key_facts") else None,
-            "citations": cited, "valid_citations": valid, "gold_citations": on_gold, "latency_ms": round(latency, 1),
+            "citations": cited, "valid_citations": valid, "gold_citations": on_gold,
+            "latency_ms": round(latency, 1),
             "llm_calls": answer.llm_calls, "tokens": answer.tokens,
             "llm_answer": answer.generator != "extractive" and not answer.abstained,
             "retrieved": retrieved[:10],
@@ -98,7 +99,8 @@ def _precision(answerable: list[dict[str, Any]]) -> float | None:
     shown = sum(r["citations"] for r in answerable)
     if not shown:
         return None
-    return round(sum(r.get("gold_citations", 0) for r in answerable) / shown, 4)
+    on_gold = sum(int(r.get("gold_citations", 0)) for r in answerable)
+    return round(on_gold / shown, 4)
 
 
 def summarise(per_row: list[dict[str, Any]]) -> dict[str, Any]:
