@@ -100,7 +100,7 @@ def _precision(answerable: list[dict[str, Any]]) -> float | None:
     if not shown:
         return None
     on_gold = sum(int(r.get("gold_citations", 0)) for r in answerable)
-    return round(on_gold / shown, 4)
+    return float(round(on_gold / shown, 4))
 
 
 def summarise(per_row: list[dict[str, Any]]) -> dict[str, Any]:
