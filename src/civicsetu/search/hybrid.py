@@ -81,7 +81,7 @@ class Searcher:
         for doc_id in self.router.named_by_initials(analysis.query):
             if doc_id in allowed and doc_id not in analysis.named_docs:
                 analysis.named_docs.append(doc_id)
-        return [d for d in self.router.implied(analysis.terms)
+        return [d for d in self.router.implied(analysis.terms, bool(analysis.named_docs))
                 if d in allowed and d not in analysis.named_docs]
 
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",

@@ -26,6 +26,10 @@ from civicsetu.search.query import STOPWORDS, fts_query
 from civicsetu.store.base import DocumentInfo, Store
 
 DISTINCT_SHARE = 0.8  # share of a word's chunks that must sit in one document
+# With an Act already named, a second is implied only by a near-exclusive word: "the
+# consumer commission" next to RERA is a comparison, "the development authority" next to
+# the RTI Act is not.
+SECOND_ACT_SHARE = 0.95
 MIN_CHUNKS = 3  # a title word found in fewer chunks is too rare to route on
 _TITLE_FILLER = frozenset({"and", "of", "the", "to", "in", "for", "on", "act", "code",
                            "rules", "regulations", "amendment"})
@@ -81,15 +85,17 @@ class Router:
                 out.extend(docs)
         return list(dict.fromkeys(out))
 
-    def implied(self, terms: list[str]) -> list[str]:
-        """Documents a question's subject words tie to, most distinctive first."""
+    def implied(self, terms: list[str], named: bool = False) -> list[str]:
+        """Documents a question's subject words tie to, most distinctive first (``named``:
+        the question already names an Act, so the bar is ``SECOND_ACT_SHARE``)."""
+        bar = SECOND_ACT_SHARE if named else DISTINCT_SHARE
         found: dict[str, float] = {}
         for term in terms:
             key = stem(term)
             if key not in self._title_words:
                 continue
             doc_id, share = self._share(term)
-            if doc_id in self._title_words[key] and share >= DISTINCT_SHARE:
+            if doc_id in self._title_words[key] and share >= bar:
                 found[doc_id] = max(found.get(doc_id, 0.0), share)
         return sorted(found, key=lambda d: -found[d])
 
