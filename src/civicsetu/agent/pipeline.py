@@ -186,7 +186,7 @@ class Agent:
             return {"generations": MAX_GENERATIONS, "draft": INSUFFICIENT, "sources": []}
         sources = state.get("sources") or _safe_sources(quoted_evidence(
             rerank(result), self.store, self.searcher.documents, CONTEXT_QUOTES,
-            CONTEXT_CHARS)[0])
+            CONTEXT_CHARS, self.searcher.settings.complete_answers)[0])
         if not sources:
             return {"generations": MAX_GENERATIONS, "draft": "", "sources": []}
         messages = [Message("system", ANSWER_SYSTEM),
@@ -251,7 +251,8 @@ class Agent:
             answer.generator = self.llm.name
         else:
             answer = answer_extractive(result, self.store, self.searcher.documents,
-                                       self.abstain_below)
+                                       self.abstain_below,
+                                       self.searcher.settings.complete_answers)
             if self.llm is not None and state.get("problems"):
                 answer.notices.append("The LLM's answer failed verification ("
                                       + "; ".join(state["problems"][:3])

@@ -30,6 +30,8 @@ RANK_WEIGHT = 0.35
 # Our synonyms for the user's words count half: the user's own wording is the better signal.
 EXPANSION_WEIGHT = 0.5
 _TOKEN = re.compile(r"[a-z0-9]+")
+MAX_COMPLETIONS = 2
+_SUBSECTION_PATH = re.compile(r"^[a-z]+\.\w+\((\w{1,4})\)")
 
 
 @dataclass(slots=True)
@@ -44,7 +46,8 @@ class _Unit:
 
 
 def answer_extractive(result: SearchResult, store: Store,
-                      documents: list[DocumentInfo], abstain_below: float) -> Answer:
+                      documents: list[DocumentInfo], abstain_below: float,
+                      complete: bool = True) -> Answer:
     t0 = time.perf_counter()
     query = result.analysis.query
     evidence = assess(result, store, documents, abstain_below)
@@ -52,7 +55,7 @@ def answer_extractive(result: SearchResult, store: Store,
         return Answer(query, ABSTENTION, True, [], result.hits,
                       {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
 
-    citations, rejected = quoted_evidence(result, store, documents)
+    citations, rejected = quoted_evidence(result, store, documents, complete=complete)
     if not citations:
         return Answer(query, ABSTENTION, True, [], result.hits,
                       {**result.timings_ms, "answer": _ms(t0)},
@@ -64,14 +67,26 @@ def answer_extractive(result: SearchResult, store: Store,
 
 def quoted_evidence(result: SearchResult, store: Store, documents: list[DocumentInfo],
                     max_quotes: int = MAX_QUOTES,
-                    max_chars: int = MAX_TOTAL_CHARS) -> tuple[list[Citation], int]:
+                    max_chars: int = MAX_TOTAL_CHARS,
+                    complete: bool = True) -> tuple[list[Citation], int]:
     """The best verbatim units of the top hits, as verified citations (and how many
     candidates failed verification). The extractive answer quotes them; an LLM gets them
-    as its numbered context."""
+    as its numbered context. With ``complete``, the sub-sections that finish the best
+    provision's rule follow it (see ``completions``)."""
     units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
                              result.as_of)
     _score(units, result, store)
     chosen = _choose(units, max_quotes, max_chars)
+    if complete and chosen:
+        extra = completions(chosen[0], store, result.as_of,
+                            {u.provision.id for u in chosen})
+        budget = max_chars - sum(len(u.text) for u in chosen)
+        fitting = []
+        for u in extra:
+            if len(u.text) <= budget:
+                fitting.append(u)
+                budget -= len(u.text)
+        chosen = [chosen[0], *fitting, *chosen[1:]][:max_quotes + len(fitting)]
     titles = {d.id: d.title for d in documents}
     section_titles = _section_titles(chosen, store, result.as_of)
     citations = [_citation(u, titles, section_titles) for u in chosen]
@@ -100,12 +115,59 @@ def _candidate_units(hits: list[Hit], store: Store,
                     own_end = q.start
                     break
             start, end = max(p.start, hit.start), min(own_end, hit.end)
+            if own_end < p.end and _opens_list(p.text[:own_end - p.start]) and \
+                    p.end - start <= MAX_QUOTE_CHARS:
+                # "... including—" is finished by its clauses: quote them with it.
+                end = p.end
             for s, e in _sentences(p.text, p.start, start, end):
                 if (p.doc_id, s) in seen:
                     continue
                 seen.add((p.doc_id, s))
                 units.append(_Unit(p, s, e, p.text[s - p.start:e - p.start], rank, hit.pinned))
     return units
+
+
+def _opens_list(text: str) -> bool:
+    """Does this own text end by introducing its clauses ("namely:—", "including—")?"""
+    return text.rstrip().endswith(("—", ":", ":-", "-", "–"))
+
+
+def _subsection_of(path: str) -> tuple[str, str] | None:
+    """``s.59(1)(a)`` -> (``s.59(1)``, ``1``); None for a path with no sub-section."""
+    m = _SUBSECTION_PATH.match(path)
+    return (m.group(0), m.group(1)) if m else None
+
+
+def completions(lead: _Unit, store: Store, as_of: date | None,
+                taken: set[str]) -> list[_Unit]:
+    """The sibling sub-sections that finish the lead provision's rule: those that refer
+    back to the lead's own sub-section ("continues to violate ... sub-section (1)",
+    "Notwithstanding anything contained in sub-section (1) ... after the period"), which is
+    how an Act writes a penalty's continuing form, a duty's exception and a period's
+    extension. At most ``MAX_COMPLETIONS``, in the Act's order."""
+    anchor = _subsection_of(lead.provision.path)
+    if anchor is None:
+        return []
+    anchor_path, label = anchor
+    back_ref = re.compile(rf"sub-sections?\s*(?:\([^)]{{1,4}}\)\s*(?:,|and|or|to)\s*)*"
+                          rf"\({re.escape(label)}\)", re.IGNORECASE)
+    out: list[_Unit] = []
+    for p in store.provisions_of_section(lead.provision.doc_id, lead.provision.section,
+                                         as_of):
+        sub = _subsection_of(p.path)
+        if sub is None or sub[0] != p.path or p.path == anchor_path or p.id in taken:
+            continue
+        if not back_ref.search(p.text):
+            continue
+        spans = _sentences(p.text, p.start, p.start, p.end)
+        if not spans:
+            continue
+        s, e = spans[0]
+        out.append(_Unit(p, s, e, p.text[s - p.start:e - p.start], lead.rank, lead.pinned,
+                         lead.score))
+        if len(out) >= MAX_COMPLETIONS:
+            break
+    return out
 
 
 def _sentences(text: str, base: int, start: int, end: int) -> list[tuple[int, int]]:
