@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from civicsetu.answer.evidence import assess
@@ -31,6 +31,12 @@ RANK_WEIGHT = 0.35
 EXPANSION_WEIGHT = 0.5
 _TOKEN = re.compile(r"[a-z0-9]+")
 MAX_COMPLETIONS = 2
+# Fewer, better citations: after the lead, a unit scoring below KEEP_RELATIVE of the best
+# is quoted only if it holds at least NEW_TERMS_SHARE of the question's (idf-weighted)
+# words that the quotes before it do not. Chosen on the dev set as the point that raises
+# citation precision most for the least key-fact loss (docs/EVALUATION.md).
+KEEP_RELATIVE = 0.6
+NEW_TERMS_SHARE = 0.1
 _SUBSECTION_PATH = re.compile(r"^[a-z]+\.\w+\((\w{1,4})\)")
 
 
@@ -43,6 +49,7 @@ class _Unit:
     rank: int
     pinned: bool
     score: float = 0.0
+    matched: dict[str, float] = field(default_factory=dict)  # question stems it holds
 
 
 def answer_extractive(result: SearchResult, store: Store,
@@ -211,7 +218,8 @@ def _score(units: list[_Unit], result: SearchResult, store: Store) -> None:
     total = sum(weights.values()) or 1.0
     for u in units:
         tokens = {_stem(t) for t in _TOKEN.findall(u.text.lower())}
-        coverage = sum(w for t, w in weights.items() if t in tokens) / total
+        u.matched = {t: w / total for t, w in weights.items() if t in tokens}
+        coverage = sum(u.matched.values())
         brevity = 1.0 if len(u.text) < 80 else 1.1  # headings-only fragments rarely answer
         u.score = coverage * brevity + RANK_WEIGHT / (1 + u.rank) + (0.5 if u.pinned else 0.0)
 
@@ -226,8 +234,16 @@ def _choose(units: list[_Unit], max_quotes: int = MAX_QUOTES,
     chosen: list[_Unit] = []
     per_section: dict[str, int] = {}
     total = 0
+    best = max((u.score for u in best_per_hit.values()), default=0.0)
     for rank in sorted(best_per_hit):
         u = best_per_hit[rank]
+        if chosen and u.score < KEEP_RELATIVE * best:
+            covered = {t for c in chosen for t in c.matched}
+            new_terms = sum(w for t, w in u.matched.items() if t not in covered)
+            if new_terms < NEW_TERMS_SHARE:
+                # A weaker match is shown beside a strong one only when it holds question
+                # words the quotes so far do not (another part of the question).
+                continue
         sec = f"{u.provision.doc_id}#{u.provision.section}"
         if len(chosen) >= max_quotes:
             break
