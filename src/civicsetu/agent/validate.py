@@ -51,7 +51,7 @@ def validate_answer(text: str, sources: Sequence[Citation]) -> Validation:
     bad = sorted({n for n in marks if not 1 <= n <= len(sources)})
     if bad:
         problems.append(f"cites sources that do not exist: {bad}")
-    for sentence in _sentences(text):
+    for sentence in sentences_of(text):
         cited = [int(n) for n in _MARK.findall(sentence) if 1 <= int(n) <= len(sources)]
         if not cited:
             continue
@@ -73,8 +73,10 @@ def validate_answer(text: str, sources: Sequence[Citation]) -> Validation:
                       problems)
 
 
-def _sentences(text: str) -> list[str]:
+def sentences_of(text: str) -> list[str]:
+    """The sentences of an answer, each with the ``[n]`` marks that close it."""
     return [m.group(0) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+
 
 
 def _numbers(text: str) -> list[str]:

@@ -75,15 +75,17 @@ def answer_extractive(result: SearchResult, store: Store,
 def quoted_evidence(result: SearchResult, store: Store, documents: list[DocumentInfo],
                     max_quotes: int = MAX_QUOTES,
                     max_chars: int = MAX_TOTAL_CHARS,
-                    complete: bool = True) -> tuple[list[Citation], int]:
+                    complete: bool = True,
+                    selective: bool = True) -> tuple[list[Citation], int]:
     """The best verbatim units of the top hits, as verified citations (and how many
     candidates failed verification). The extractive answer quotes them; an LLM gets them
     as its numbered context. With ``complete``, the sub-sections that finish the best
-    provision's rule follow it (see ``completions``)."""
+    provision's rule follow it (see ``completions``); with ``selective`` (the shown answer,
+    not an LLM's context) weak units that add no question words are left out."""
     units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
                              result.as_of)
     _score(units, result, store)
-    chosen = _choose(units, max_quotes, max_chars)
+    chosen = _choose(units, max_quotes, max_chars, selective)
     if complete and chosen:
         extra = completions(chosen[0], store, result.as_of,
                             {u.provision.id for u in chosen})
@@ -225,7 +227,7 @@ def _score(units: list[_Unit], result: SearchResult, store: Store) -> None:
 
 
 def _choose(units: list[_Unit], max_quotes: int = MAX_QUOTES,
-            max_chars: int = MAX_TOTAL_CHARS) -> list[_Unit]:
+            max_chars: int = MAX_TOTAL_CHARS, selective: bool = True) -> list[_Unit]:
     """Follow the retriever's order of provisions; from each hit quote its best unit."""
     best_per_hit: dict[int, _Unit] = {}
     for u in units:
@@ -237,7 +239,7 @@ def _choose(units: list[_Unit], max_quotes: int = MAX_QUOTES,
     best = max((u.score for u in best_per_hit.values()), default=0.0)
     for rank in sorted(best_per_hit):
         u = best_per_hit[rank]
-        if chosen and u.score < KEEP_RELATIVE * best:
+        if selective and chosen and u.score < KEEP_RELATIVE * best:
             covered = {t for c in chosen for t in c.matched}
             new_terms = sum(w for t, w in u.matched.items() if t not in covered)
             if new_terms < NEW_TERMS_SHARE:
