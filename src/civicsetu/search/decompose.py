@@ -169,15 +169,16 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
         prefer = [whole.hits[0].doc_id]
     # Each part is searched in the question's Act(s) only: the part alone ("who decides
     # the compensation?") would otherwise match any Act that uses its words.
-    scoped = _scoped(filters, prefer)
-    parts = [searcher.search(s.text, k=k, filters=scoped) for s in subs]
+    part_filters = scoped(filters, prefer)
+    parts = [searcher.search(s.text, k=k, filters=part_filters) for s in subs]
     hits = coverage_fuse(whole.hits, [p.hits for p in parts])
     timings = dict(whole.timings_ms)
     timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
     return replace(whole, hits=hits[:max(k, 1)], timings_ms=timings), subs
 
 
-def _scoped(filters: SearchFilters | None, docs: list[str]) -> SearchFilters | None:
+def scoped(filters: SearchFilters | None, docs: list[str]) -> SearchFilters | None:
+    """``filters`` narrowed to ``docs`` (unchanged when that would leave nothing)."""
     from civicsetu.search.hybrid import SearchFilters
 
     if not docs:
