@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult
 
 MAX_PARTS = 3
-MIN_PART_WORDS = 2
+MIN_PART_WORDS = 1
 _LEAD = (r"(?:if\s+\w+\s+\w+,?\s+)?(?:where|what|which|who|whom|whose|how|when|why|whether|"
          r"can|could|is|are|does|do|did|should|must|will|would|may|in\s+which|within\s+what|"
          r"under\s+which|by\s+when)\b")
