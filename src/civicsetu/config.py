@@ -68,9 +68,11 @@ class Settings(BaseSettings):
         default=2000, ge=20, description="Longer queries are refused with a clear error."
     )
     abstain_below: float = Field(
-        default=0.37,
+        default=0.39,
         description="Abstain when the best dense match (cosine) is below this; calibrated on "
-                    "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
+                    "the dev set as the lowest value reaching 0.90 abstention "
+                    "(tools/abstention_curve.py, docs/EVALUATION.md). See "
+                    "civicsetu.answer.evidence.",
     )
 
     # --- answer quality (issue 12) ---
