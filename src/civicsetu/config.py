@@ -68,10 +68,10 @@ class Settings(BaseSettings):
         default=2000, ge=20, description="Longer queries are refused with a clear error."
     )
     abstain_below: float = Field(
-        default=0.39,
+        default=0.37,
         description="Abstain when the best dense match (cosine) is below this; calibrated on "
-                    "the dev set as the lowest value reaching 0.90 abstention "
-                    "(tools/abstention_curve.py, docs/EVALUATION.md). See "
+                    "the dev set as the highest value that still answers every answerable "
+                    "question (tools/abstention_curve.py, docs/EVALUATION.md). See "
                     "civicsetu.answer.evidence.",
     )
 
