@@ -58,3 +58,11 @@ def test_each_part_of_a_two_part_question_is_in_the_top_five(bundled: Engine) ->
     top = [h.provision_id for h in result.hits[:5]]
     assert any(p.startswith(f"{RERA}#s.59") for p in top)
     assert any(p.startswith(f"{RERA}#s.43") for p in top)  # the pre-deposit proviso
+
+
+def test_a_difference_between_two_things_gives_each_its_part() -> None:
+    parts = split_parts("How do the notice periods differ between a lessor ending a lease and "
+                        "a lessee ending it?")
+    assert parts == ["How do the notice periods differ between a lessor ending a lease",
+                     "notice periods for a lessee ending it"]
+    assert len(split_parts("Compare who can sue with who can be sued.")) == 2

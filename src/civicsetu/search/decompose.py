@@ -36,7 +36,9 @@ _LEAD = (r"(?:if\s+\w+\s+\w+,?\s+)?(?:where|what|which|who|whom|whose|how|when|w
 _SPLIT = re.compile(
     r"\?\s*(?:and\s+|but\s+|also\s+)?|;\s+|,\s+(?:and\s+|or\s+|but\s+)?(?=" + _LEAD + r")|"
     r"\s+and\s+(?=(?:if\s+\w+|where|who|what|which|how\s+\w+|when|whether)\b\s+\w+\s+\w+)|"
-    r"\s+(?:compared\s+(?:with|to)|as\s+against|versus|vs\.?)\s+|,?\s+with\s+those\s+(?:for|of|under)\s+",
+    r"\s+(?:compared?\s+(?:with|to)|as\s+against|versus|vs\.?)\s+|"
+    r",?\s+with\s+th(?:ose|at)\s+(?:for|of|under)\s+|"
+    r"\s+with\s+(?=(?:who|what|how|where|when|which)\b)",
     re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 _CONTENT_STOP = frozenset("""
@@ -64,8 +66,23 @@ def content_words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text) if w.lower() not in _CONTENT_STOP]
 
 
+_BETWEEN = re.compile(r"^(?P<head>.*\b(?:differ\w*|difference|compare\w*|distinguish\w*)\s+"
+                      r"between)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*[?.]?$",
+                      re.IGNORECASE | re.DOTALL)
+
+
 def split_parts(question: str) -> list[str]:
-    """The question's parts in the order asked (one part when it does not split)."""
+    """The question's parts in the order asked (one part when it does not split).
+
+    "How do X differ between A and B?" becomes "How do X differ between A" and "X ... B":
+    the compared things each get a part, and each part keeps what is compared."""
+    m = _BETWEEN.match(question.strip())
+    if m:
+        head = m.group("head")
+        topic = re.sub(r"^\s*(?:how|what|where|when|why)\s+(?:do|does|is|are)\s+(?:the\s+)?", "",
+                       re.sub(r"\s+(?:differ\w*|difference|compare\w*|distinguish\w*)\s+"
+                              r"between$", "", head, flags=re.IGNORECASE), flags=re.IGNORECASE)
+        return [f"{head} {m.group('a')}".strip(), f"{topic} for {m.group('b')}".strip()]
     pieces = [p.strip(" ,;.") for p in _SPLIT.split(question) if p and p.strip(" ,;.")]
     parts: list[str] = []
     carry = ""
