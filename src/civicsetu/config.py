@@ -72,7 +72,28 @@ class Settings(BaseSettings):
     abstain_below: float = Field(
         default=0.37,
         description="Abstain when the best dense match (cosine) is below this; calibrated on "
-                    "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
+                    "the dev set as the highest value that still answers every answerable "
+                    "question (tools/abstention_curve.py, docs/EVALUATION.md). See "
+                    "civicsetu.answer.evidence.",
+    )
+
+    # --- answer quality (issue 12) ---
+    act_routing: bool = Field(
+        default=True,
+        description="Prefer the Act a question implies by its title initials or subject words "
+                    "(learned from the corpus, search.routing); when none is implied, all are "
+                    "searched alike.",
+    )
+    decompose: bool = Field(
+        default=True,
+        description="Split multi-part and comparison questions into sub-questions that keep "
+                    "the question's Act and actor, retrieve each, and merge so every part is "
+                    "covered in the top results (search.decompose).",
+    )
+    complete_answers: bool = Field(
+        default=True,
+        description="Quote the sibling sub-sections that finish the best provision's rule "
+                    "(a penalty's continuing form, a duty's exception, a period's extension).",
     )
 
     # --- trust (issue 9, i9a) ---------------------------------------------------------
