@@ -436,6 +436,13 @@ def eval_cmd(
         err.print(f"wrote {md_path} and {json_path}")
 
 
+# Contract review (issue 11): commands live in cli_review.py.
+from civicsetu.cli_review import eval_contracts_cmd, review_cmd  # noqa: E402
+
+app.command("review")(review_cmd)
+app.command("eval-contracts")(eval_contracts_cmd)
+
+
 def main() -> None:
     try:
         app()

@@ -195,11 +195,11 @@ class Prediction:
 
 def _embed_units(data: NliFile, embedder: Embedder, cache_dir: Path | None,
                  on_progress: Callable[[int, int], None] | None) -> list[Vectors]:
-    cache = (cache_dir / f"contractnli-{data.sha}-{len(data.docs)}-{embedder.model_id}.npz"
+    cache = (cache_dir / f"contractnli-v2-{data.sha}-{len(data.docs)}-{embedder.model_id}.npz"
              if cache_dir else None)
     if cache is not None and cache.exists():
         with np.load(cache) as z:
-            return [z[f"d{i}"] for i in range(len(data.docs))]
+            return [z[f"arr_{i}"] for i in range(len(data.docs))]
     out = []
     for i, doc in enumerate(data.docs):
         out.append(embedder.embed_documents(doc.unit_texts()))
@@ -207,7 +207,7 @@ def _embed_units(data: NliFile, embedder: Embedder, cache_dir: Path | None,
             on_progress(i + 1, len(data.docs))
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(cache, **{f"d{i}": v for i, v in enumerate(out)})
+        np.savez(cache, *out)
     return out
 
 

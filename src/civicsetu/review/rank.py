@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from civicsetu.embed.base import Vectors
 from civicsetu.review.checklist import Item
@@ -16,7 +17,8 @@ W_BM25 = 1.0
 W_DENSE = 1.0
 W_CUE = 1.0
 W_CONTRA = 0.8
-LEAD_IN = 0.6
+LEAD_IN = 0.9
+LEAD_SPAN = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +50,25 @@ def rank_units(item: Item, texts: Sequence[str], bm25: BM25,
     hits = [cue_hits(item, t) if use_cues else (False, False) for t in texts]
     cue = np.array([W_CUE * h[0] + W_CONTRA * h[1] for h in hits], dtype=np.float64)
     score = score + cue
-    # A lead-in ("... shall not apply to information that:", "2.1") shares the evidence
-    # of the clause it introduces.
-    lead = np.zeros_like(score)
-    for i in range(len(texts) - 1):
-        t = texts[i].rstrip()
-        if t.endswith(":") or len(t) <= 8:
-            lead[i] = LEAD_IN * max(score[i + 1] - score[i], 0.0)
-    score = score + lead
+    score = _with_lead_ins(texts, score)
     order = np.argsort(-score, kind="stable")
     return [Scored(int(i), float(score[i]), hits[i][0], hits[i][1]) for i in order]
+
+
+def _with_lead_ins(texts: Sequence[str], score: npt.NDArray[np.float64],
+                   ) -> npt.NDArray[np.float64]:
+    """A lead-in ("... shall not apply to information that:") or a bare number ("2.1")
+    shares the evidence of the items it introduces: it scores LEAD_IN times its best item."""
+    out = score.copy()
+    for j, t in enumerate(texts):
+        t = t.strip()
+        if len(t) <= 8 and j + 1 < len(texts):
+            out[j] = max(out[j], LEAD_IN * score[j + 1])
+        elif t.endswith(":"):
+            best = 0.0
+            for i in range(j + 1, min(j + 1 + LEAD_SPAN, len(texts))):
+                if texts[i].strip().endswith(":"):
+                    break
+                best = max(best, float(score[i]))
+            out[j] = max(out[j], LEAD_IN * best)
+    return out

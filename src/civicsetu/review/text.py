@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 _SENTENCE_END = re.compile(r"(?<=[.;])\s+(?=[A-Z(\"“])")
 _WORD = re.compile(r"[a-z0-9]+")
-STOPWORDS = frozenset(
-    "a an the and or of to in on for by with any all such this that these those is are be "
-    "shall may will which who its it as at from into other than not no nor if".split())
+_STOP = ("a an the and or of to in on for by with any all such this that these those is are "
+         "be shall may will which who its it as at from into other than not no nor if")
+STOPWORDS = frozenset(_STOP.split())
 
 
 def segment(text: str, max_chars: int = 600) -> list[tuple[int, int]]:
