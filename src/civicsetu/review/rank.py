@@ -3,6 +3,7 @@ patterns fused into one score per evidence unit."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,9 @@ W_CUE = 1.0
 W_CONTRA = 0.8
 LEAD_IN = 0.9
 LEAD_SPAN = 10
+GROUP = 0.85
+GROUP_MAX = 6
+_ENDS = re.compile(r"[.;:!?)\"”’]\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,4 +75,13 @@ def _with_lead_ins(texts: Sequence[str], score: npt.NDArray[np.float64],
                     break
                 best = max(best, float(score[i]))
             out[j] = max(out[j], LEAD_IN * best)
+    # A sentence broken over several units ("... will not permit any of its" +
+    # "Representatives to ... solicit ...") is one piece of evidence.
+    start = 0
+    for i, t in enumerate(texts):
+        if _ENDS.search(t) or i - start + 1 >= GROUP_MAX or i == len(texts) - 1:
+            if i > start:
+                best = float(score[start:i + 1].max())
+                out[start:i + 1] = np.maximum(out[start:i + 1], GROUP * best)
+            start = i + 1
     return out
