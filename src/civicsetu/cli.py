@@ -437,10 +437,11 @@ def eval_cmd(
 
 
 # Contract review (issue 11): commands live in cli_review.py.
-from civicsetu.cli_review import eval_contracts_cmd, review_cmd  # noqa: E402
+from civicsetu.cli_review import contract_ask_cmd, eval_contracts_cmd, review_cmd  # noqa: E402
 
 app.command("review")(review_cmd)
 app.command("eval-contracts")(eval_contracts_cmd)
+app.command("contract-ask")(contract_ask_cmd)
 
 
 def main() -> None:

@@ -157,3 +157,37 @@ def _print_eval(r: dict[str, Any]) -> None:
             f"{row[s]['evidence_recall_at_5']:.2f} / {row[s]['nli_accuracy']:.2f}"
             for s in ("reviewer", "bm25", "majority")))
     out.print(h)
+
+
+def contract_ask_cmd(
+    questions: Annotated[list[str], typer.Argument(
+        help="One or more questions, asked in order as one conversation (follow-ups such as "
+             "'what about the vendor agreement?' keep the previous question; '1'-'3' pick a "
+             "suggestion).", metavar="QUESTION...")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    home: Annotated[Path | None, typer.Option(
+        "--home", help="Index folder (overrides CIVICSETU_HOME).", show_default=False)] = None,
+) -> None:
+    """Ask about the contracts in the index: answers quote the clauses (verified verbatim),
+    risk questions get risk levels, 'across the agreements' questions list conflicts, and
+    drafting or strategy requests are refused."""
+    from dataclasses import asdict
+
+    from civicsetu.review.assistant import ContractAssistant
+
+    settings = Settings(home=home) if home else Settings()
+    results = []
+    with Engine(settings) as engine:
+        chat = ContractAssistant(engine.store)
+        for q in questions:
+            a = chat.ask(q)
+            results.append(a)
+            if not as_json:
+                scope = f" [{', '.join(a.scope)}]" if a.scope else ""
+                out.print(f"[bold]Q: {escape(q)}[/bold]  ({a.route.value}{escape(scope)})")
+                out.print(a.text, markup=False, highlight=False)
+                for i, s in enumerate(a.suggestions, 1):
+                    out.print(f"  {i}. {escape(s)}", style="dim")
+                out.print()
+    if as_json:
+        out.print_json(json.dumps([{**asdict(a), "route": a.route.value} for a in results]))

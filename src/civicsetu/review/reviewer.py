@@ -107,7 +107,9 @@ def review_document(doc: Document, checklist: Checklist, *,
             got = llm_label(llm, item, top)
             if got is not None:
                 label, source = got, "llm"
-        chosen = evidence_for(label, ranked)
+        chosen = evidence_for(label, ranked, k=4)
+        # A bare heading ("DATA PROTECTION") is a weaker quote than the clause under it.
+        chosen = sorted(chosen, key=lambda s: len(texts[s.index].split()) < 4)[:3]
         if label is not Label.NOT_MENTIONED and not chosen:
             chosen = list(ranked[:2])
         # Text outside every clause (the title, the recitals' heading) is not cited.
