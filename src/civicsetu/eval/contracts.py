@@ -171,17 +171,14 @@ def char_scores(gold: Sequence[tuple[int, int]],
 
 # ---------------------------------------------------------------- corpus description
 
-_BETWEEN = re.compile(r"\b(?:between|by and between|among)\b[:\s]+(.{5,300}?)"
-                      r"(?=\bWHEREAS\b|\bRECITALS?\b|\bBACKGROUND\b|\n\s*\n|$)", re.I | re.S)
-
-
 def describe(text: str) -> str:
     """How a user names an agreement: its title line and the parties, from its opening."""
+    from civicsetu.review.extract import metadata
+
     head = text[:4000]
     title = next((ln.strip() for ln in head.splitlines() if re.search(r"[A-Za-z]{3}", ln)),
                  "agreement")[:120]
-    m = _BETWEEN.search(head)
-    parties = " ".join(m.group(1).split())[:200] if m else ""
+    parties = metadata(head).get("parties", "")[:200].rstrip(" .")
     return f"{title} between {parties}" if parties else title
 
 
