@@ -108,3 +108,12 @@ def test_documents_are_found_by_id_alias_or_title(run: tuple[Engine, ReviewRun])
     assert find_document(engine, "vendor services") == "acme-umbrella-vendor-services"
     with pytest.raises(NotFoundError, match="neither a file nor a document"):
         find_document(engine, "no such contract")
+
+
+def test_contract_metadata_and_definitions_are_stored(run: tuple[Engine, ReviewRun]) -> None:
+    engine, _ = run
+    meta = engine.store.document_metadata("acme-initech-sla")
+    assert meta["governing_law"] == "New York" and meta["effective_date"] == "15 May 2025"
+    assert engine.store.document_metadata("no-such-doc") == {}
+    defines = engine.store.edges("acme-globex-nda#cl.1.1", "out", ["DEFINES"])
+    assert [e.dst for e in defines] == ["term:confidential information"]

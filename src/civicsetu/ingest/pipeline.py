@@ -126,6 +126,10 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     if on_progress and not todo:
         on_progress(document.id, 1, 1)
     store.replace_document(parsed, embedder.model_id, new_vectors)
+    if document.doc_type is DocType.CONTRACT:
+        from civicsetu.review.extract import metadata  # contract parties, dates, law
+
+        store.set_document_metadata(document.id, metadata(document.text))
     return IngestReport(
         spec.origin or str(spec.path), document.id, "updated" if previous else "added",
         provisions=len(parsed.provisions), chunks=len(parsed.chunks),

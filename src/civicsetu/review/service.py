@@ -74,6 +74,7 @@ def review(engine: Engine, targets: Sequence[str], checklist: Checklist, *,
         provisions = parse_provisions(doc.id, doc.text, DocType.CONTRACT)[0]
         r = review_document(doc, checklist, embedder=engine.embedder if dense else None,
                             llm=model, group=group, provisions=provisions)
+        r.metadata = engine.store.document_metadata(doc_id) or r.metadata
         for f in r.findings:
             ok, rejected = verify_citations(f.citations, engine.store)
             f.citations = ok

@@ -151,6 +151,16 @@ MIGRATIONS: list[tuple[str, str]] = [
             PRIMARY KEY (corpus, question)
         ) WITHOUT ROWID;
     """),
+    # Contract review (issue 11): parties, effective date, term, governing law and
+    # signatories read from a contract's text at ingestion (civicsetu.review.extract).
+    ("0040_document_metadata", """
+        CREATE TABLE document_metadata (
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (doc_id, key)
+        ) WITHOUT ROWID;
+    """),
 ]
 
 
