@@ -73,6 +73,13 @@ class Settings(BaseSettings):
                     "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
     )
 
+    # --- trust (issue 9, i9a) ---------------------------------------------------------
+    min_indexed_share: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="Refuse a file of which a smaller share of the text would be indexed "
+                    "(`ingest --allow-partial` indexes it anyway and says how much).",
+    )
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"
