@@ -117,3 +117,22 @@ def test_contract_metadata_and_definitions_are_stored(run: tuple[Engine, ReviewR
     assert engine.store.document_metadata("no-such-doc") == {}
     defines = engine.store.edges("acme-globex-nda#cl.1.1", "out", ["DEFINES"])
     assert [e.dst for e in defines] == ["term:confidential information"]
+
+
+def test_a_docx_contract_is_reviewed_through_the_reader(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    for line in (SAMPLES / "acme-initech-sla.txt").read_text(encoding="utf-8").splitlines():
+        document.add_paragraph(line)
+    path = tmp_path / "initech-sla.docx"
+    document.save(str(path))
+    with Engine(Settings(home=tmp_path / "home")) as engine:
+        result = review(engine, [str(path)], load_checklist(), group="commercial",
+                        dense=False)
+        (r,) = result.reviews
+        text = engine.store.document(r.doc_id).text
+    renewal = next(f for f in r.findings if f.item_id == "auto-renewal")
+    assert renewal.label is Label.ENTAILED and renewal.citations[0].label == "Clause 2.2"
+    assert r.rejected_quotes == 0
+    assert all(text[c.start:c.end] == c.quote for f in r.findings for c in f.citations)
