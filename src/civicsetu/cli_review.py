@@ -61,7 +61,9 @@ def review_cmd(
                      dense=not no_dense)
     name = f"{checklist.name} v{checklist.version}"
     for r in run.reviews:
-        table = Table(title=f"{escape(r.title)} ({escape(r.doc_id)})", show_lines=False)
+        caption = "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in r.metadata.items())
+        table = Table(title=f"{escape(r.title)} ({escape(r.doc_id)})", show_lines=False,
+                      caption=escape(caption) if caption else None)
         for col in ("Item", "Label", "Risk", "Clause", "Quote"):
             table.add_column(col, overflow="fold")
         for f in r.findings:

@@ -114,7 +114,16 @@ def to_html(reviews: Sequence[ContractReview], conflicts: Sequence[Conflict],
                              f"chars {s.citation.start}–{s.citation.end}]</span></li>")
             parts.append("</ul></div>")
     for r in reviews:
-        parts.append(f"<h2>{e(r.title)} <code>{e(r.doc_id)}</code></h2><ul class='meta'>")
+        counts = {lvl: sum(f.risk.value == lvl and f.label.value != "not_mentioned"
+                           for f in r.findings) for lvl in ("HIGH", "MEDIUM", "LOW")}
+        gaps = sum(f.label.value == "not_mentioned" and f.risk.value != "LOW"
+                   for f in r.findings)
+        parts.append(f"<h2>{e(r.title)} <code>{e(r.doc_id)}</code></h2>")
+        parts.append(f"<p class='meta'>{counts['HIGH']} high-risk and {counts['MEDIUM']} "
+                     f"medium-risk clauses found; {gaps} items missing that matter "
+                     f"(MEDIUM or HIGH when absent); {len(r.findings)} items checked"
+                     + (f"; {r.rejected_quotes} quotes failed verification and were left out"
+                        if r.rejected_quotes else "") + ".</p><ul class='meta'>")
         for k, v in r.metadata.items():
             parts.append(f"<li><strong>{e(k.replace('_', ' '))}</strong>: {e(v)}</li>")
         parts.append("</ul><table><tr><th>Item</th><th>Label</th><th>Risk</th>"
