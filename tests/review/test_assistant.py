@@ -99,3 +99,15 @@ def test_party_and_alias_scope(engine: Engine) -> None:
     assert a.scope == ["acme-initech-sla"]
     a = chat.ask("What is the governing law in the Umbrella contract?")
     assert a.scope == ["acme-umbrella-vendor-services"] and "England and Wales" in a.text
+
+
+def test_engine_ask_routes_contract_questions(engine: Engine) -> None:
+    a = engine.ask("What is the termination notice period in the NDA?")
+    assert a.query_type == "contract_analysis" and "30 days" in a.text
+    assert a.citations[0].provision_id == "acme-globex-nda#cl.4.2"
+    r = engine.ask("Is there unlimited liability in any agreement?")
+    assert r.query_type == "contract_risk"
+    assert r.citations[0].provision_id == "acme-umbrella-vendor-services#cl.9.3"
+    refused = engine.ask("Draft a better NDA")
+    assert refused.text.startswith(OUT_OF_SCOPE_DRAFTING)
+    assert refused.query_type != "contract_analysis"
