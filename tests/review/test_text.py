@@ -31,3 +31,12 @@ def test_bm25_prefers_the_matching_text() -> None:
     scores = bm25.scores("no reverse engineering")
     assert scores.index(max(scores)) == 1
     assert scores[2] == 0.0
+
+
+def test_wrapped_lines_join_but_headings_do_not() -> None:
+    text = ("1. TERM\n1.1 Either party may terminate this Agreement by\ngiving thirty days' "
+            "notice.\n1.2 Next clause.\n")
+    assert [text[a:b] for a, b in segment(text)] == [
+        "1. TERM",
+        "1.1 Either party may terminate this Agreement by\ngiving thirty days' notice.",
+        "1.2 Next clause."]

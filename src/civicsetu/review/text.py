@@ -14,23 +14,33 @@ from collections.abc import Sequence
 
 _SENTENCE_END = re.compile(r"(?<=[.;])\s+(?=[A-Z(\"“])")
 _WORD = re.compile(r"[a-z0-9]+")
+_FINAL = re.compile(r"[.;:!?]\s*$")
 _STOP = ("a an the and or of to in on for by with any all such this that these those is are "
          "be shall may will which who its it as at from into other than not no nor if")
 STOPWORDS = frozenset(_STOP.split())
 
 
 def segment(text: str, max_chars: int = 600) -> list[tuple[int, int]]:
-    """Character ranges of the non-empty lines of ``text``; long lines split at sentences."""
-    spans: list[tuple[int, int]] = []
+    """Character ranges of the non-empty lines of ``text``; a line that continues a wrapped
+    sentence (the previous one has no final punctuation, this one starts in lower case)
+    joins it; long lines split at sentences."""
+    lines: list[tuple[int, int]] = []
     pos = 0
     for line in text.splitlines(keepends=True):
-        start, end = pos, pos + len(line)
-        pos = end
+        start = pos
+        pos += len(line)
         stripped = line.strip()
         if not stripped:
             continue
         lead = start + len(line) - len(line.lstrip())
         tail = lead + len(stripped)
+        if lines and stripped[0].islower() and not _FINAL.search(text[lines[-1][0]:lines[-1][1]]) \
+                and tail - lines[-1][0] <= max_chars and "\n\n" not in text[lines[-1][1]:lead]:
+            lines[-1] = (lines[-1][0], tail)
+        else:
+            lines.append((lead, tail))
+    spans: list[tuple[int, int]] = []
+    for lead, tail in lines:
         if tail - lead <= max_chars:
             spans.append((lead, tail))
             continue
