@@ -33,10 +33,16 @@ from civicsetu.search.hybrid import Mode, SearchFilters
 from civicsetu.serialize import answer_to_dict, hit_to_dict, provision_to_dict
 from civicsetu.types import DocType, check_doc_id, check_node_id, split_provision_id
 
+# Documented in --help and README; tests/test_cli_trust.py checks each command against it.
+EXIT_CODES = ("Exit codes: 0 done; 1 other error; 2 bad input (argument, id, question, "
+              "encoding); 3 a source file failed to ingest; 4 nothing ingested yet; 5 no such "
+              "document or provision; 6 index cannot be opened; 7 model or LLM failed.")
+
 app = typer.Typer(
     name="civicsetu",
     help="Answer questions about the law from the law itself, with verified pinpoint "
          "citations. Runs offline; the index lives in $CIVICSETU_HOME (default ~/.civicsetu).",
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -75,7 +75,7 @@ class Settings(BaseSettings):
 
     # --- trust (issue 9, i9a) ---------------------------------------------------------
     min_indexed_share: float = Field(
-        default=0.5, ge=0.0, le=1.0,
+        default=0.25, ge=0.0, le=1.0,
         description="Refuse a file of which a smaller share of the text would be indexed "
                     "(`ingest --allow-partial` indexes it anyway and says how much).",
     )

@@ -30,7 +30,7 @@ TABLES = ["provisions", "chunks", "refs", "definitions", "amendments", "dates",
 
 def counts(db: Path, doc_id: str) -> dict[str, int]:
     with sqlite3.connect(db) as c:
-        found = {t: c.execute(f"SELECT count(*) FROM {t} WHERE doc_id = ?",  # noqa: S608
+        found = {t: c.execute(f"SELECT count(*) FROM {t} WHERE doc_id = ?",
                               (doc_id,)).fetchone()[0] for t in TABLES}
         found["edges into"] = c.execute(
             "SELECT count(*) FROM edges WHERE dst = ? OR dst LIKE ?",

@@ -115,8 +115,9 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
         source=spec.origin)
     where = spec.origin or str(spec.path.resolve())
     if spec.doc_id is None:
-        document = replace(document, id=user_doc_id(spec.path.resolve(), document.title,
-                                                     _holder(store, spec.path)))
+        document = replace(document, id=user_doc_id(
+            spec.path.resolve(), document.title,
+            _holder(store, spec.path, document.content_hash)))
     acts = several_acts(document.text)
     if acts:
         raise SourceError(f"{spec.path}: holds several Acts ({'; '.join(acts)}); their "
@@ -181,24 +182,32 @@ def indexed_share(parsed: ParsedDocument) -> float:
     return covered / total if total else 1.0
 
 
-def _holder(store: Store, path: Path) -> Callable[[str], str | None]:
-    """``user_doc_id``'s look-up: the source path holding an id. Bundled ids are always
-    held (a user file never takes an official Act's id, ingested or not)."""
+def _holder(store: Store, path: Path, content_hash: str) -> Callable[[str], str | None]:
+    """``user_doc_id``'s look-up: the source path holding an id, or None when it is free.
+
+    A stored document with the same text is this document (the shared corpus holds copies
+    of the bundled Acts: they keep the bundled ids). A bundled Act's id is held even when
+    that Act is not ingested, unless this file is its text: a user file never takes an
+    official Act's id."""
     from civicsetu.corpus import bundled_acts
 
-    reserved = {a.id: str(a.path) for a in bundled_acts()}
-    given = {str(path), str(path.resolve())}
+    mine = str(path.resolve())
+    reserved = {a.id: a.path for a in bundled_acts()}
 
     def holder(doc_id: str) -> str | None:
+        stored = store.document_hash(doc_id)
+        if stored is not None:
+            if stored == content_hash:
+                return mine
+            prov = store.provenance([doc_id]).get(doc_id, Provenance(""))
+            if prov.path:
+                return prov.path
+            source = store.document(doc_id).source  # an index from before provenance
+            return mine if source in {str(path), mine} else source
         if doc_id in reserved:
-            return reserved[doc_id]
-        prov = store.provenance([doc_id]).get(doc_id)
-        if prov is None:
-            return None
-        if prov.path:
-            return prov.path
-        source = store.document(doc_id).source  # an index from before provenance
-        return str(path.resolve()) if source in given else source
+            official = load_source(reserved[doc_id], doc_id=doc_id)[0].content_hash
+            return None if official == content_hash else str(reserved[doc_id])
+        return None
     return holder
 
 
