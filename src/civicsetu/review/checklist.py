@@ -4,7 +4,7 @@ optionally extended or overridden by a user's YAML file of the same shape."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
@@ -43,7 +43,6 @@ class Item:
     contra_first: bool
     risk: dict[Label, RiskRule]
     extract: str | None = None
-    labels: tuple[str, ...] = field(default=())
 
     @property
     def search_text(self) -> str:
