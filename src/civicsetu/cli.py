@@ -433,6 +433,13 @@ from civicsetu.cli_doctor import doctor_cmd  # noqa: E402  (issue 9: `civicsetu 
 
 app.command("doctor")(doctor_cmd)
 
+# Contract review (issue 11): commands live in cli_review.py.
+from civicsetu.cli_review import contract_ask_cmd, eval_contracts_cmd, review_cmd  # noqa: E402
+
+app.command("review")(review_cmd)
+app.command("eval-contracts")(eval_contracts_cmd)
+app.command("contract-ask")(contract_ask_cmd)
+
 
 def main() -> None:
     try:

@@ -160,6 +160,11 @@ class Engine:
                                        self.settings.abstain_below)
             answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return annotate(answer, self.store)
+        from civicsetu.review.route import contract_answer  # contract questions (issue 11)
+
+        contract = contract_answer(self.store, query, filters)
+        if contract is not None:
+            return annotate(contract, self.store)
         return annotate(self.agent(llm).run(query, filters), self.store)
 
     def research(self, query: str, *, filters: SearchFilters | None = None,

@@ -158,6 +158,10 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     store.replace_document(parsed, embedder.model_id, new_vectors, provenance)
     for other, theirs in others:
         store.set_provenance(other, theirs)
+    if document.doc_type is DocType.CONTRACT:
+        from civicsetu.review.extract import metadata  # contract parties, dates, law
+
+        store.set_document_metadata(document.id, metadata(document.text))
     notes = list(read_warnings + parsed.warnings)
     if partial:
         notes.append(f"only {share:.0%} of the text was indexed (--allow-partial)")

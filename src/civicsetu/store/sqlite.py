@@ -278,6 +278,19 @@ class SQLiteStore:
                       (corpus, question, np.asarray(vector, dtype=np.float32).tobytes(),
                        payload, datetime.now(UTC).isoformat()))
 
+    def set_document_metadata(self, doc_id: str, values: Mapping[str, str]) -> None:
+        """Replace the metadata of ``doc_id`` (contract parties, dates, law, signatories)."""
+        with self._transaction() as c:
+            c.execute("DELETE FROM document_metadata WHERE doc_id = ?", (doc_id,))
+            c.executemany("INSERT INTO document_metadata VALUES (?,?,?)",
+                          [(doc_id, k, v) for k, v in values.items()])
+
+    def document_metadata(self, doc_id: str) -> dict[str, str]:
+        """The metadata stored for ``doc_id`` ({} when none was extracted)."""
+        rows = self._conn.execute("SELECT key, value FROM document_metadata WHERE doc_id = ?"
+                                  " ORDER BY key", (doc_id,)).fetchall()
+        return {k: v for k, v in rows}
+
     # --- graph and metadata -------------------------------------------------------------
 
     def edges(self, node: str, direction: str = "out",
