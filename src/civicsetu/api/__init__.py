@@ -23,8 +23,8 @@ def require_server_extra() -> None:
 
     try:
         import fastapi  # noqa: F401
-        import multipart  # noqa: F401
         import prometheus_client  # noqa: F401
+        import python_multipart  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError as exc:
         raise InputError(f"{INSTALL_HINT} (missing: {exc.name})") from exc

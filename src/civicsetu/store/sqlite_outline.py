@@ -16,21 +16,22 @@ from civicsetu.types import split_provision_id
 
 def neighbours(c: sqlite3.Connection, full_id: str) -> ProvisionNeighbours:
     """Parent, children and siblings of a current provision (empty for an unknown id)."""
-    row = c.execute("SELECT doc_id, parent_path, ordinal FROM provisions WHERE id = ?",
+    # Document order is the character offset: ``ordinal`` counts within a section only.
+    row = c.execute("SELECT doc_id, parent_path, start FROM provisions WHERE id = ?",
                     (full_id,)).fetchone()
     if row is None:
         return ProvisionNeighbours(None, (), None, None)
-    doc_id, parent_path, ordinal = row
+    doc_id, parent_path, start = row
     _, path = split_provision_id(full_id)
     children = tuple(r[0] for r in c.execute(
-        "SELECT id FROM provisions WHERE doc_id = ? AND parent_path = ? ORDER BY ordinal",
+        "SELECT id FROM provisions WHERE doc_id = ? AND parent_path = ? ORDER BY start, id",
         (doc_id, path)))
     prev = c.execute("SELECT id FROM provisions WHERE doc_id = ? AND parent_path IS ? AND "
-                     "ordinal < ? ORDER BY ordinal DESC LIMIT 1",
-                     (doc_id, parent_path, ordinal)).fetchone()
+                     "start < ? ORDER BY start DESC LIMIT 1",
+                     (doc_id, parent_path, start)).fetchone()
     nxt = c.execute("SELECT id FROM provisions WHERE doc_id = ? AND parent_path IS ? AND "
-                    "ordinal > ? ORDER BY ordinal LIMIT 1",
-                    (doc_id, parent_path, ordinal)).fetchone()
+                    "start > ? ORDER BY start LIMIT 1",
+                    (doc_id, parent_path, start)).fetchone()
     parent = f"{doc_id}#{parent_path}" if parent_path else None
     return ProvisionNeighbours(parent, children, prev[0] if prev else None,
                                nxt[0] if nxt else None)
