@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 from civicsetu.answer.extractive import answer_extractive
 from civicsetu.config import Settings
 from civicsetu.embed import Embedder, get_embedder
-from civicsetu.errors import NotFoundError, SourceError
+from civicsetu.errors import InputError, NotFoundError, SourceError
 from civicsetu.ingest.pipeline import (
     IngestReport,
     ProgressCallback,
@@ -36,7 +36,7 @@ from civicsetu.ingest.pipeline import (
 from civicsetu.search.hybrid import Mode, Searcher, SearchFilters, SearchResult
 from civicsetu.store import Store, open_store
 from civicsetu.store.base import DocumentInfo, ProvisionNeighbours, Topology
-from civicsetu.types import Answer, Provision
+from civicsetu.types import Answer, Provision, split_provision_id
 
 
 class Engine:
@@ -186,7 +186,7 @@ class Engine:
 
     def neighbours(self, full_id: str) -> ProvisionNeighbours:
         """A provision's parent, children and previous/next siblings."""
-        self.store.provision(full_id)  # a clear NotFoundError for an unknown id
+        self.show(full_id)  # a clear InputError or NotFoundError for a bad id
         return self.store.provision_neighbours(full_id)
 
     def topology(self, doc_ids: Sequence[str] | None = None,
@@ -195,5 +195,9 @@ class Engine:
         return self.store.topology(doc_ids, types, max_nodes)
 
     def show(self, full_id: str, as_of: date | None = None) -> Provision:
-        """A provision as in force now, or on ``as_of``."""
+        """A provision as in force now, or on ``as_of``; InputError for a malformed id."""
+        try:
+            split_provision_id(full_id)
+        except ValueError as exc:
+            raise InputError(f"{exc}; e.g. the-registration-act-1908#s.17") from exc
         return self.store.provision(full_id, as_of)

@@ -155,12 +155,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         code: {"model": _problem_model(), "description": desc,
                "content": {MEDIA_TYPE: {}}}
         for code, desc in ((400, "Bad input"), (401, "Missing, unknown or revoked key"),
-                           (404, "Not found"), (413, "Too large"),
-                           (422, "Invalid request"), (429, "Rate limited"))}
+                           (404, "Not found"), (409, "Nothing ingested yet"),
+                           (411, "Body without Content-Length"), (413, "Too large"),
+                           (415, "Upload type not accepted"), (422, "Invalid request"),
+                           (429, "Rate limited (see Retry-After)"),
+                           (500, "Unexpected failure (logged)"), (502, "The LLM failed"),
+                           (503, "Index or model unavailable"))}
     for router in (query.router, corpus.router, graph.router):
         app.include_router(router, dependencies=[Depends(authorize)],
                            responses=problem_responses)
-    app.include_router(ops.router)
+    app.include_router(ops.router, responses={500: problem_responses[500]})
     if settings.api.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.api.cors_origins,
                            allow_methods=["GET", "POST", "DELETE"],

@@ -154,12 +154,8 @@ def _link(engine: Engine, full_id: str | None) -> dict[str, str] | None:
 
 def provision_body(engine: Engine, full_id: str, as_of: date | None) -> dict[str, Any]:
     """Everything the provision panel shows (text, place, versions, references)."""
-    try:
-        doc_id, path = split_provision_id(full_id)
-    except ValueError as exc:
-        raise ApiProblem(400, f"{exc}; e.g. the-registration-act-1908#s.17",
-                         "bad-provision-id") from exc
-    p = engine.show(full_id, as_of)
+    p = engine.show(full_id, as_of)  # InputError (400) for a malformed id
+    doc_id, path = split_provision_id(full_id)
     doc = engine.store.document(doc_id)
     around = engine.neighbours(full_id)
     crumbs = [{"id": doc_id, "label": doc.short_title or doc.title}]

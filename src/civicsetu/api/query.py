@@ -36,6 +36,17 @@ from civicsetu.serialize import answer_to_dict
 
 router = APIRouter(prefix="/api/v1", tags=["answers"])
 
+# Before OpenAPI 3.2 the schema of an event-stream describes one event.
+SSE_EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["event", "data"],
+    "properties": {
+        "event": {"type": "string", "enum": ["meta", "token", "answer", "final", "error"]},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "description": "meta {request_id}; token {text, attempt}; answer {answer, "
+                                "generator, cached}; final QueryResponse; error Problem."},
+    },
+}
+
 
 class StreamCancelled(Exception):
     """The client of a stream went away; raised inside the generation to stop it."""
@@ -126,7 +137,7 @@ def _sse(event: str, data: dict[str, Any]) -> bytes:
 
 @router.post("/query/stream", summary="Answer as Server-Sent Events",
              response_class=StreamingResponse,
-             responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+             responses={200: {"content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}},
                               "description": "Events meta, token*, answer, final | error."}})
 async def query_stream(req: QueryRequest, request: Request) -> StreamingResponse:
     """Events: ``meta`` {request_id}; ``token`` {text, attempt} only while an LLM writes;
