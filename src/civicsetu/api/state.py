@@ -56,6 +56,8 @@ class ServiceState:
 
     def fingerprint(self) -> str:
         """A hash of every document id and content hash: changes whenever the corpus does."""
+        if self._fingerprint is not None and self.db.generation() == self._generation:
+            return self._fingerprint  # the common case needs no engine lock
         with self.engine_locked() as engine:
             if self._fingerprint is None:
                 self._fingerprint = corpus_fingerprint(engine)
