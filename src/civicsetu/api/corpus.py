@@ -69,7 +69,7 @@ def doc_id_from(name: str) -> str:
 @router.get("/documents", response_model=DocumentsResponse, summary="The ingested documents")
 def list_documents(request: Request) -> dict[str, Any]:
     state = _state(request)
-    docs = state.run(lambda e: e.documents())
+    docs = state.read(lambda e: e.documents())
     return {"documents": [{"id": d.id, "title": d.title, "short_title": d.short_title,
                            "source": d.source, "jurisdiction": d.jurisdiction,
                            "doc_type": d.doc_type, "content_hash": d.content_hash,
@@ -194,7 +194,7 @@ def provision_body(engine: Engine, full_id: str, as_of: date | None) -> dict[str
 def get_provision(request: Request, provision_id: ProvisionId,
                   as_of: Annotated[date | None, Query(description="As in force on.")] = None
                   ) -> dict[str, Any]:
-    return _state(request).run(lambda e: provision_body(e, provision_id, as_of))
+    return _state(request).read(lambda e: provision_body(e, provision_id, as_of))
 
 
 @router.get("/search", response_model=SearchResponse, summary="Ranked provisions for a query")
