@@ -440,6 +440,13 @@ app.command("review")(review_cmd)
 app.command("eval-contracts")(eval_contracts_cmd)
 app.command("contract-ask")(contract_ask_cmd)
 
+# Service commands (issue 10): serve, keys, mcp live in cli_serve.py.
+from civicsetu import cli_serve  # noqa: E402
+
+app.command("serve")(cli_serve.serve)
+app.command("mcp")(cli_serve.mcp)
+app.add_typer(cli_serve.keys_app, name="keys")
+
 
 def main() -> None:
     try:
