@@ -34,12 +34,19 @@ function badge(confidence: string, abstained: boolean): HTMLElement {
     words[confidence] ?? confidence);
 }
 
+/** "Section 59(1) · Punishment for …": the unit without the Act's name, and its heading. */
+export function shortLabel(c: Citation): string {
+  const unit = c.label.replace(/\s+of the\s.*$/i, "").trim() || c.label;
+  return c.title ? `${unit} · ${c.title}` : unit;
+}
+
 function chipFor(c: Citation, n: number): HTMLButtonElement {
   return h("button", {
     type: "button", class: "chip", "data-citation": n, "data-id": c.id, "aria-pressed": "false",
     "aria-label": `Source ${n}: ${c.label}${c.title ? `, ${c.title}` : ""}. Opens the provision.`,
     onclick: () => void openProvision(c.id, { start: c.start, end: c.end }),
-  }, h("span", { class: "n" }, `[${n}]`), h("span", { class: "t" }, c.label));
+    title: c.label,
+  }, h("span", { class: "n" }, `[${n}]`), h("span", { class: "t" }, shortLabel(c)));
 }
 
 /** The answer text with each in-range `[N]` marker as a button opening citation N. */

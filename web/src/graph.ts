@@ -67,7 +67,8 @@ function style(): cytoscape.StylesheetJson {
 }
 
 function shortLabel(n: GraphNode): string {
-  return n.kind === "document" ? (docs.find((d) => d.id === n.doc_id)?.short_title || n.label) : n.label;
+  if (n.kind === "document") return docs.find((d) => d.id === n.doc_id)?.short_title || n.label;
+  return n.path || n.label;
 }
 
 function elements(g: Graph): ElementDefinition[] {
@@ -98,8 +99,22 @@ function status(text: string): void {
   byId("graph-status").textContent = text;
 }
 
+/** Cytoscape caches where its canvas is; tell it when the page around it moves. */
+function watchContainer(core: Core): void {
+  let queued = false;
+  const observer = new ResizeObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; core.resize(); });
+  });
+  observer.observe(byId("graph-canvas"));
+  observer.observe(byId("graph-controls"));
+  observer.observe(byId("main"));
+}
+
 function runLayout(fit = true): Promise<void> {
   if (!cy) return Promise.resolve();
+  cy.resize();
   const n = cy.nodes().length;
   return new Promise((resolve) => {
     const layout = cy!.layout({
@@ -126,7 +141,7 @@ export async function loadTopology(): Promise<void> {
   const params = new URLSearchParams();
   const doc = byId<HTMLSelectElement>("graph-doc").value;
   if (doc) params.append("doc", doc);
-  for (const t of selectedTypes()) params.append("edge_type", t);
+  for (const t of selectedTypes()) params.append("type", t);
   params.set("max_nodes", String(MAX_NODES));
   status("Loading the graph…");
   const g = await getJSON<Graph>(`/api/v1/graph/topology?${params.toString()}`);
@@ -146,7 +161,7 @@ export async function loadTopology(): Promise<void> {
 export async function expand(id: string, depth = 1): Promise<void> {
   if (!cy) return;
   const params = new URLSearchParams({ depth: String(depth) });
-  for (const t of selectedTypes()) params.append("edge_type", t);
+  for (const t of selectedTypes()) params.append("type", t);
   const g = await getJSON<Graph & { center: string }>(`/api/v1/graph/provision/${idPath(id)}?${params.toString()}`);
   const before = cy.nodes().length;
   const fresh = elements(g).filter((el) => cy!.getElementById(String(el.data.id)).empty());
@@ -238,6 +253,7 @@ export async function showGraph(documents: DocumentInfo[], focus?: string): Prom
       container: byId("graph-canvas"), style: style(), wheelSensitivity: 0.3, minZoom: 0.05,
       maxZoom: 4, hideEdgesOnViewport: true, textureOnViewport: true, pixelRatio: 1,
     });
+    watchContainer(cy);
     cy.on("tap", "node", (e) => {
       const id = (e.target as NodeSingular).id();
       select(id);

@@ -36,6 +36,8 @@ function keyPrompt(retry: boolean): Promise<string | null> {
   });
 }
 
+let first = true; // the first load leaves focus at the top, so Tab reaches "Skip to content"
+
 async function route(): Promise<void> {
   const hash = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
   const [head, ...rest] = hash.split("/");
@@ -56,12 +58,21 @@ async function route(): Promise<void> {
     } catch (err) {
       byId("graph-status").textContent = (err as Error).message;
     }
-  } else if (view === "ask") {
+  } else if (view === "ask" && !first) {
     byId("question").focus({ preventScroll: true });
   }
+  first = false;
+}
+
+function trackTopbar(): void {
+  const bar = document.querySelector<HTMLElement>(".topbar")!;
+  const set = () => document.documentElement.style.setProperty("--topbar-h", `${bar.offsetHeight}px`);
+  new ResizeObserver(set).observe(bar);
+  set();
 }
 
 function init(): void {
+  trackTopbar();
   setKeyPrompt(keyPrompt);
   initTheme();
   initPanel();

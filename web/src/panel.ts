@@ -25,14 +25,48 @@ export function currentProvision(): string | null {
   return current;
 }
 
-/** Split `text` around the highlight (document offsets) into text nodes and one <mark>. */
-export function highlighted(p: Provision, hl: Highlight | null): (Node | string)[] {
-  if (!hl) return [p.text];
-  const from = Math.max(0, hl.start - p.start);
-  const to = Math.min(p.text.length, hl.end - p.start);
-  if (to <= from) return [p.text];
-  return [p.text.slice(0, from), h("mark", { id: "quote-mark" }, p.text.slice(from, to)),
-    p.text.slice(to)];
+// Where a line break in the stored text starts a new clause, proviso or explanation, the
+// reader sees a new line; other single line breaks (page-width wraps in the source) flow as
+// spaces, blank lines stay paragraph breaks. The characters themselves are never changed:
+// the element's textContent is exactly the stored text.
+const NEW_LINE_BEFORE = /^(?:\(\w{1,6}\)|\[?\d+\[?\.|Provided|Explanation|Illustration|[A-Z][A-Z ]{3,}$)/;
+
+function breaksOf(text: string): Map<number, "line" | "para"> {
+  const out = new Map<number, "line" | "para">();
+  for (const m of text.matchAll(/[ \t]*\n\s*/g)) {
+    const at = (m.index ?? 0) + m[0].length;
+    if (at >= text.length) continue;
+    if ((m[0].match(/\n/g) ?? []).length > 1) out.set(at, "para");
+    else if (NEW_LINE_BEFORE.test(text.slice(at, at + 40))) out.set(at, "line");
+  }
+  return out;
+}
+
+function pieceNodes(text: string, from: number, to: number, breaks: Map<number, string>): Node[] {
+  const nodes: Node[] = [];
+  let last = from;
+  for (const [at, kind] of breaks) {
+    if (at <= from || at >= to) continue;
+    nodes.push(document.createTextNode(text.slice(last, at)));
+    nodes.push(kind === "para" ? h("span", { class: "para-break", "aria-hidden": "true" }) : h("br"));
+    last = at;
+  }
+  nodes.push(document.createTextNode(text.slice(last, to)));
+  return nodes;
+}
+
+/** The provision's text as text nodes, with the highlight (document offsets) in one <mark>. */
+export function highlighted(p: Provision, hl: Highlight | null): Node[] {
+  const text = p.text;
+  const breaks = new Map([...breaksOf(text)].sort((a, b) => a[0] - b[0]));
+  let from = hl ? Math.max(0, hl.start - p.start) : 0;
+  let to = hl ? Math.min(text.length, hl.end - p.start) : 0;
+  if (!hl || to <= from) {
+    from = to = text.length;
+  }
+  return [...pieceNodes(text, 0, from, breaks),
+    h("mark", { id: from < to ? "quote-mark" : null, hidden: from >= to }, pieceNodes(text, from, to, breaks)),
+    ...pieceNodes(text, to, text.length, breaks)];
 }
 
 function validity(p: Provision): string {
