@@ -436,6 +436,14 @@ def eval_cmd(
         err.print(f"wrote {md_path} and {json_path}")
 
 
+# Service commands (issue 10): serve, keys, mcp live in cli_serve.py.
+from civicsetu import cli_serve  # noqa: E402
+
+app.command("serve")(cli_serve.serve)
+app.command("mcp")(cli_serve.mcp)
+app.add_typer(cli_serve.keys_app, name="keys")
+
+
 def main() -> None:
     try:
         app()

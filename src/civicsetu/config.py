@@ -12,6 +12,49 @@ def _default_home() -> Path:
     return Path.home() / ".civicsetu"
 
 
+class ApiSettings(BaseSettings):
+    """The HTTP service (``civicsetu serve``); env vars ``CIVICSETU_API_<FIELD>``."""
+
+    model_config = SettingsConfigDict(env_prefix="CIVICSETU_API_", extra="ignore")
+
+    open_mode: bool = Field(
+        default=False,
+        description="Serve without API keys. Honoured only when bound to 127.0.0.1/::1/"
+                    "localhost; on any other address the server refuses to start.",
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins allowed to call the API from a browser (JSON list); the UI the "
+                    "server itself serves needs none.",
+    )
+    rate_limit_per_minute: int = Field(
+        default=120, ge=1, description="Requests per minute per API key (per client address "
+                                       "in open mode); more get 429 with Retry-After.")
+    rate_limit_burst: int = Field(
+        default=30, ge=1, description="Requests a key may make at once before the per-minute "
+                                      "rate applies.")
+    max_body_kb: int = Field(default=64, ge=1,
+                             description="Largest JSON request body (KiB); uploads excepted.")
+    max_upload_mb: int = Field(default=20, ge=1, description="Largest uploaded file (MiB).")
+    upload_types: list[str] = Field(
+        default_factory=lambda: [".md", ".txt", ".html", ".htm", ".pdf", ".docx"],
+        description="File name extensions accepted by POST /api/v1/documents.",
+    )
+    cache_ttl_seconds: int = Field(default=600, ge=0,
+                                   description="How long an answer is cached; 0 disables.")
+    cache_max_entries: int = Field(default=1024, ge=1, description="Answers kept in the cache.")
+    topology_max_nodes: int = Field(default=3000, ge=10,
+                                    description="Cap on nodes returned by the graph topology.")
+    graph_max_depth: int = Field(default=3, ge=1,
+                                 description="Deepest neighbourhood /graph/provision serves.")
+    llm_choices: list[str] = Field(
+        default_factory=list,
+        description="LLM specs a request may pick with \"llm\" besides the default "
+                    "(CIVICSETU_LLM) and none; anything else is refused, so clients cannot "
+                    "make the server load files or call URLs.",
+    )
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CIVICSETU_", extra="ignore")
 
@@ -73,7 +116,10 @@ class Settings(BaseSettings):
                     "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
     )
 
+    # --- service (issue 10: REST API, MCP) -----------------------------------------------
+    api: ApiSettings = Field(default_factory=ApiSettings,
+                             description="The HTTP service; see ApiSettings.")
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"
-

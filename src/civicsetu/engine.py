@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 from civicsetu.answer.extractive import answer_extractive
 from civicsetu.config import Settings
 from civicsetu.embed import Embedder, get_embedder
-from civicsetu.errors import SourceError
+from civicsetu.errors import InputError, NotFoundError, SourceError
 from civicsetu.ingest.pipeline import (
     IngestReport,
     ProgressCallback,
@@ -35,8 +35,8 @@ from civicsetu.ingest.pipeline import (
 )
 from civicsetu.search.hybrid import Mode, Searcher, SearchFilters, SearchResult
 from civicsetu.store import Store, open_store
-from civicsetu.store.base import DocumentInfo
-from civicsetu.types import Answer, Provision
+from civicsetu.store.base import DocumentInfo, ProvisionNeighbours, Topology
+from civicsetu.types import Answer, Provision, split_provision_id
 
 
 class Engine:
@@ -62,6 +62,11 @@ class Engine:
         if self._embedder is None:
             self._embedder = get_embedder(self.settings.embedder)
         return self._embedder
+
+    @property
+    def embedder_loaded(self) -> bool:
+        """True once the embedding model has been loaded (it loads on first use)."""
+        return self._embedder is not None
 
     @property
     def searcher(self) -> Searcher:
@@ -163,6 +168,36 @@ class Engine:
                                        self.settings.llm_classifies, self.settings.llm_judge)
         return self._agents[spec]
 
+    def refresh(self) -> None:
+        """Re-open the store after another connection (a background ingest) changed it, so
+        cached vectors, aliases and filters are read again."""
+        self.store.close()
+        self.store = open_store(self.settings)
+        self._searcher = None
+        self._agents.clear()
+
+    def remove_document(self, doc_id: str) -> None:
+        """Delete a document and everything derived from it; NotFoundError when unknown."""
+        if not self.store.delete_document(doc_id):
+            raise NotFoundError(f"no document {doc_id!r} in the index; "
+                                "`civicsetu documents` lists what is there")
+        self._searcher = None
+        self._agents.clear()
+
+    def neighbours(self, full_id: str) -> ProvisionNeighbours:
+        """A provision's parent, children and previous/next siblings."""
+        self.show(full_id)  # a clear InputError or NotFoundError for a bad id
+        return self.store.provision_neighbours(full_id)
+
+    def topology(self, doc_ids: Sequence[str] | None = None,
+                 types: Sequence[str] | None = None, max_nodes: int = 2000) -> Topology:
+        """The citation graph's nodes and typed edges, capped at ``max_nodes``."""
+        return self.store.topology(doc_ids, types, max_nodes)
+
     def show(self, full_id: str, as_of: date | None = None) -> Provision:
-        """A provision as in force now, or on ``as_of``."""
+        """A provision as in force now, or on ``as_of``; InputError for a malformed id."""
+        try:
+            split_provision_id(full_id)
+        except ValueError as exc:
+            raise InputError(f"{exc}; e.g. the-registration-act-1908#s.17") from exc
         return self.store.provision(full_id, as_of)

@@ -84,6 +84,33 @@ class GraphStats:
     dates: int
 
 
+@dataclass(frozen=True, slots=True)
+class ProvisionNeighbours:
+    """Where a provision sits: its parent, its children and its siblings before and after."""
+
+    parent: str | None
+    children: tuple[str, ...]
+    previous: str | None
+    next: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GraphNode:
+    """A graph node for display: a provision (``doc#path``) or a whole document."""
+
+    id: str
+    doc_id: str
+    path: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Topology:
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+    truncated: bool  # more nodes matched than the cap; the best-connected were kept
+
+
 class Store(Protocol):
     """What ingestion writes and retrieval reads; SQLite implements it, PostgreSQL will.
 
@@ -148,6 +175,19 @@ class Store(Protocol):
     def dates_of(self, doc_id: str) -> list[DatedEvent]: ...
 
     def graph_stats(self) -> GraphStats: ...
+
+    def provision_neighbours(self, full_id: str) -> ProvisionNeighbours:
+        """Parent, children, previous and next sibling ids (current version)."""
+        ...
+
+    def graph_nodes(self, ids: Sequence[str]) -> list[GraphNode]:
+        """Display records for provision or document ids; unknown ids are left out."""
+        ...
+
+    def topology(self, doc_ids: Sequence[str] | None, types: Sequence[str] | None,
+                 max_nodes: int) -> Topology:
+        """Edges within ``doc_ids`` (all when None) of ``types``, capped at ``max_nodes``."""
+        ...
 
     # Research mode's QA memory (cosine look-up of earlier answers), keyed by a corpus
     # fingerprint so a changed corpus starts empty.

@@ -19,8 +19,18 @@ import numpy.typing as npt
 
 from civicsetu.errors import NotFoundError, StoreError
 from civicsetu.store import sqlite_graph as graph
+from civicsetu.store import sqlite_outline as outline
 from civicsetu.store import sqlite_versions as versions
-from civicsetu.store.base import ChunkRow, DocumentInfo, GraphEdge, GraphStats, VectorIndex
+from civicsetu.store.base import (
+    ChunkRow,
+    DocumentInfo,
+    GraphEdge,
+    GraphNode,
+    GraphStats,
+    ProvisionNeighbours,
+    Topology,
+    VectorIndex,
+)
 from civicsetu.store.migrations import apply_migrations, known_migrations
 from civicsetu.types import (
     Amendment,
@@ -209,6 +219,16 @@ class SQLiteStore:
 
     def graph_stats(self) -> GraphStats:
         return graph.graph_stats(self._conn)
+
+    def provision_neighbours(self, full_id: str) -> ProvisionNeighbours:
+        return outline.neighbours(self._conn, full_id)
+
+    def graph_nodes(self, ids: Sequence[str]) -> list[GraphNode]:
+        return outline.graph_nodes(self._conn, ids)
+
+    def topology(self, doc_ids: Sequence[str] | None, types: Sequence[str] | None,
+                 max_nodes: int) -> Topology:
+        return outline.topology(self._conn, doc_ids, types, max_nodes)
 
     # --- reads ------------------------------------------------------------------------
 
