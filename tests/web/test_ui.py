@@ -144,6 +144,7 @@ def test_graph_filters_by_document_and_edge_type(ui: UI) -> None:
     page.goto(ui.url + "/#/graph")
     status = page.locator("#graph-status")
     page.wait_for_function("() => /links/.test(document.querySelector('#graph-status').textContent)")
+    ui.shot("graph-overview")
     docs = page.request.get(ui.url + "/api/v1/documents").json()["documents"]
     rera = next(d for d in docs if d["id"].startswith("the-real-estate"))
     page.get_by_label("Document", exact=True).select_option(rera["id"])
@@ -158,6 +159,7 @@ def test_graph_filters_by_document_and_edge_type(ui: UI) -> None:
     assert "HAS_PART" not in kinds["types"]
     assert rera["id"] in kinds["docs"]
     assert "links" in status.inner_text()
+    ui.shot("graph-document")
 
 
 def test_upload_lists_the_document_and_delete_removes_it(ui: UI, small_act: Path) -> None:

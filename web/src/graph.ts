@@ -33,7 +33,7 @@ let loadSeq = 0;
 function docColour(docId: string): string {
   const i = Math.max(0, docs.findIndex((d) => d.id === docId));
   const hue = HUES[i % HUES.length];
-  return isDark() ? `hsl(${hue} 70% 68%)` : `hsl(${hue} 65% 38%)`;
+  return isDark() ? `hsl(${hue}, 70%, 68%)` : `hsl(${hue}, 65%, 40%)`;
 }
 
 function style(): cytoscape.StylesheetJson {
@@ -118,7 +118,7 @@ function runLayout(fit = true): Promise<void> {
   const n = cy.nodes().length;
   return new Promise((resolve) => {
     const layout = cy!.layout({
-      name: "fcose", quality: n > 800 ? "draft" : "default", randomize: true, animate: false,
+      name: "fcose", quality: n > 4000 ? "draft" : "default", randomize: true, animate: false,
       fit, padding: 24, nodeRepulsion: 6000, idealEdgeLength: 60, numIter: n > 1500 ? 1200 : 2500,
       packComponents: true,
     } as cytoscape.LayoutOptions);
@@ -152,6 +152,7 @@ export async function loadTopology(): Promise<void> {
   await runLayout();
   if (seq !== loadSeq) return;
   refreshDatalist();
+  legend();
   const capped = g.truncated ? ` (capped at ${MAX_NODES.toLocaleString()}: pick a document to see all of it)` : "";
   status(`${g.nodes.length.toLocaleString()} provisions, ${cy.edges().length.toLocaleString()} links${capped}. ` +
     "Click a node to read it.");
@@ -177,7 +178,8 @@ export async function expand(id: string, depth = 1): Promise<void> {
   }
   refreshDatalist();
   select(id);
-  status(`${added.nodes().length} provisions added around ${String(centre.data("name") ?? id)}.`);
+  const n = added.nodes().length;
+  status(`${n ? n : "No"} provision${n === 1 ? "" : "s"} added around ${String(centre.data("name") ?? id)}.`);
 }
 
 function select(id: string): void {
@@ -233,9 +235,13 @@ async function find(query: string): Promise<void> {
 }
 
 function legend(): void {
+  const shown = new Set(cy ? cy.nodes().map((n) => String(n.data("doc"))) : []);
   replace(byId("graph-legend"), h("strong", {}, "Links"), EDGE_TYPES.map((t) => h("span", {},
     h("span", { class: `swatch${t === "DERIVED_FROM" ? " dashed" : ""}`, style: `border-top-color: var(${EDGE_VARS[t]})${t === "DEFINES" ? "; border-top-style: dotted" : ""}` }),
-    `${t} (${EDGE_WORDS[t]})`)));
+    `${t} (${EDGE_WORDS[t]})`)),
+  h("details", { class: "doc-legend" }, h("summary", {}, "Documents"),
+    h("ul", {}, docs.filter((d) => shown.has(d.id)).map((d) => h("li", {},
+      h("span", { class: "dot", style: `background: ${docColour(d.id)}` }), d.short_title || d.title)))));
 }
 
 /** Create the graph once; later calls only refresh the document list. */
@@ -263,6 +269,7 @@ export async function showGraph(documents: DocumentInfo[], focus?: string): Prom
     onThemeChange(() => {
       cy?.nodes().forEach((n) => { n.data("colour", docColour(String(n.data("doc")))); });
       cy?.style(style());
+      legend();
     });
     onPanelChange((id) => { if (id && cy?.getElementById(id).nonempty()) select(id); });
     docSelect.addEventListener("change", () => void loadTopology().catch(fail));

@@ -92,27 +92,29 @@ function linkButton(link: Link, extra?: string): HTMLButtonElement {
     extra ? h("span", { class: "visually-hidden" }, `${extra}: `) : null, link.label);
 }
 
-function edgeList(edges: EdgeRef[], direction: 0 | 1): HTMLLIElement[] {
+function edgeList(edges: EdgeRef[], direction: 0 | 1, docId: string): HTMLLIElement[] {
   return edges.map((e) => {
     const word = (EDGE_WORDS[e.type] ?? [e.type, e.type])[direction];
     return h("li", {}, h("button", {
       type: "button", class: "neighbour", "data-id": e.id, "data-type": e.type,
       onclick: () => void openProvision(e.id),
     }, h("span", { class: `type ${e.type}`, title: word }, word),
-    h("span", {}, labelOf(e.id)), e.text ? h("span", { class: "muted" }, `“${e.text}”`) : null));
+    h("span", {}, labelOf(e.id, docId)),
+    e.text && e.type === "REFERENCES" ? h("span", { class: "muted quote" }, `“${e.text}”`) : null));
   });
 }
 
 /** A readable label for an id we only know as DOC#PATH. */
-export function labelOf(id: string): string {
+export function labelOf(id: string, sameDoc = ""): string {
   const [doc, path] = id.split("#", 2);
   const name = doc.replace(/-/g, " ").replace(/\b(\w)/g, (c) => c.toUpperCase());
   if (!path) return name;
   const m = /^(s|r|reg|art|sch)\.(.*)$/.exec(path);
   const kind: Record<string, string> = { s: "Section", r: "Rule", reg: "Regulation", art: "Article", sch: "Schedule" };
   const unit = m ? `${kind[m[1]] ?? m[1]} ${m[2]}` : path;
-  return `${unit} · ${name}`;
+  return doc === sameDoc ? unit : `${unit} · ${name}`;
 }
+
 
 function render(p: Provision, hl: Highlight | null): void {
   const crumbs = byId("panel-crumbs");
@@ -147,7 +149,7 @@ function render(p: Provision, hl: Highlight | null): void {
     h("h3", { id: "neighbours-heading" }, "Connected provisions"),
     outgoing.length + incoming.length
       ? h("ul", { class: "links", "aria-labelledby": "neighbours-heading", id: "neighbours" },
-        edgeList(outgoing, 0), edgeList(incoming, 1))
+        edgeList(outgoing, 0, p.doc_id), edgeList(incoming, 1, p.doc_id))
       : h("p", { class: "muted" }, "No references to or from this provision."),
     p.unresolved.length ? [h("h3", {}, "Mentions documents not in the library"),
       h("ul", { class: "footnotes" }, p.unresolved.map((u) => h("li", {}, u.text || u.id)))] : null,
