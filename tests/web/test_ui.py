@@ -50,7 +50,17 @@ def test_ask_streams_a_cited_answer(ui: UI) -> None:
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith(f"Q: {QUESTION}")
     assert "Sources:\n[1] Section 59(1)" in copied
+    turn.evaluate("el => el.scrollIntoView({block: 'start'})")
     ui.shot("ask-answer")
+    # Follow-up suggestions are buttons that ask the next question.
+    follow = turn.locator("button.suggestion")
+    assert follow.count() >= 1
+    question = follow.first.inner_text()
+    follow.first.click()
+    second = page.locator("article.turn").nth(1)
+    assert second.locator(".question").inner_text() == question
+    second.locator(".turn-meta .badge").filter(has_not_text="Answering").wait_for()
+    assert second.locator(".answer-text").inner_text().strip()
 
 
 def test_citation_opens_the_provision_with_the_quote_highlighted(ui: UI) -> None:
@@ -99,6 +109,31 @@ def test_walk_to_a_neighbour_and_to_the_next_provision(ui: UI) -> None:
         "t => document.querySelector('#panel-title')?.textContent !== t", arg=second)
     assert opened["next"]["label"] in title.inner_text()
     ui.shot("neighbour")
+
+
+def test_filters_and_research_mode_go_to_the_api(ui: UI) -> None:
+    page = ui.page
+    page.goto(ui.url + "/")
+    docs = page.request.get(ui.url + "/api/v1/documents").json()["documents"]
+    rera = next(d for d in docs if d["id"].startswith("the-real-estate"))
+    page.get_by_text("Filters").click()
+    page.get_by_role("checkbox", name=rera["title"]).check()
+    page.get_by_label("Law as of").fill("2020-01-01")
+    assert "1 document, as of 2020-01-01" in page.locator("#filter-summary").inner_text()
+    page.get_by_label("Research mode").check()
+    with page.expect_request("**/api/v1/query/stream") as req:
+        page.get_by_label("Your question").fill("When must a promoter refund the allottee?")
+        page.get_by_role("button", name="Ask", exact=True).click()
+    body = req.value.post_data_json
+    assert body["documents"] == [rera["id"]]
+    assert body["as_of"] == "2020-01-01"
+    assert body["mode"] == "research"
+    turn = page.locator("article.turn").last
+    turn.locator(".turn-meta .badge").filter(has_not_text="Answering").wait_for()
+    if turn.locator(".chip").count():
+        assert all(c.startswith(rera["id"] + "#")
+                   for c in turn.locator(".chip").evaluate_all("cs => cs.map(c => c.dataset.id)"))
+    ui.shot("research-filters")
 
 
 def test_graph_explorer_click_a_node_opens_it(ui: UI) -> None:
@@ -199,10 +234,21 @@ def test_keyboard_only(ui: UI) -> None:
         page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.dataset.citation") == "1"
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+    ui.shot("keyboard-focus")
     page.keyboard.press("Enter")
     page.locator("#quote-mark").wait_for()
     assert page.evaluate("document.activeElement.id") == "panel-body"
-    ui.shot("keyboard-panel")
+    # From the panel, Tab reaches the provision's links, Enter follows one.
+    for _ in range(15):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.dataset.id"):
+            break
+    target = page.evaluate("document.activeElement.dataset.id")
+    assert target
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "id => document.getElementById('panel-body').contains(document.activeElement)"
+        " && document.querySelector('#panel-title').textContent.length > 0", arg=target)
     page.keyboard.press("Escape")
     assert page.get_by_role("complementary").is_hidden()
     assert page.evaluate("document.activeElement.dataset.citation") == "1"

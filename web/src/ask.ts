@@ -108,10 +108,9 @@ function finish(turn: Turn, a: Answer): void {
   turn.text.classList.remove("streaming");
   turn.text.removeAttribute("aria-busy");
   replace(turn.text, answerNodes(a.answer, a.citations));
-  const facts = [a.generator === "extractive" ? "Quoted from the law" : `Written by ${a.generator}`];
-  if (a.cached) facts.push("from cache");
+  const how = a.generator === "extractive" ? "Quoted from the law" : `Written by ${a.generator}`;
   replace(turn.meta, badge(a.confidence, a.abstained),
-    h("span", { class: "muted" }, facts.join(" · ")));
+    h("span", { class: "muted", title: a.cached ? "Served from the answer cache" : null }, how));
   const suggestions: Suggestion[] = a.suggestions ?? [];
   const notices = a.notices.filter((n) => n !== a.disclaimer && !a.answer.includes(n));
   replace(turn.tail,
