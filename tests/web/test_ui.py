@@ -46,12 +46,11 @@ def test_ask_streams_a_cited_answer(ui: UI) -> None:
     assert "Section 59(1)" in chips.first.inner_text()
     # An in-text [1] marker opens the same provision as the first chip.
     assert turn.locator(".cite-ref").count() >= 1
+    ui.shot("ask-answer", full_page=True)
     turn.get_by_role("button", name=re.compile("Copy answer")).click()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith(f"Q: {QUESTION}")
     assert "Sources:\n[1] Section 59(1)" in copied
-    turn.evaluate("el => el.scrollIntoView({block: 'start'})")
-    ui.shot("ask-answer")
     # Follow-up suggestions are buttons that ask the next question.
     follow = turn.locator("button.suggestion")
     assert follow.count() >= 1
