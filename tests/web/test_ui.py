@@ -12,6 +12,9 @@ from tests.web.conftest import UI, Served, open_ui
 
 pytestmark = pytest.mark.slow
 
+# The graph status line once a topology is laid out ("2,472 provisions, 3,412 links ...").
+GRAPH_READY = ("() => /provisions, .* links/"
+               ".test(document.querySelector('#graph-status').textContent)")
 QUESTION = "What is the penalty for not registering a real estate project?"
 
 
@@ -46,7 +49,8 @@ def test_ask_streams_a_cited_answer(ui: UI) -> None:
     assert "Section 59(1)" in chips.first.inner_text()
     # An in-text [1] marker opens the same provision as the first chip.
     assert turn.locator(".cite-ref").count() >= 1
-    ui.shot("ask-answer", full_page=True)
+    turn.evaluate("el => el.scrollIntoView({block: 'start'})")
+    ui.shot("ask-answer")
     turn.get_by_role("button", name=re.compile("Copy answer")).click()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith(f"Q: {QUESTION}")
@@ -138,8 +142,7 @@ def test_filters_and_research_mode_go_to_the_api(ui: UI) -> None:
 def test_graph_explorer_click_a_node_opens_it(ui: UI) -> None:
     page = ui.page
     page.goto(ui.url + "/#/graph")
-    page.wait_for_function(
-        "() => /provisions, .* links/.test(document.querySelector('#graph-status').textContent)")
+    page.wait_for_function(GRAPH_READY)
     legend = page.locator("#graph-legend").inner_text()
     for edge in ("REFERENCES", "DERIVED_FROM", "DEFINES", "HAS_PART"):
         assert edge in legend
@@ -177,14 +180,13 @@ def test_graph_filters_by_document_and_edge_type(ui: UI) -> None:
     page = ui.page
     page.goto(ui.url + "/#/graph")
     status = page.locator("#graph-status")
-    page.wait_for_function("() => /links/.test(document.querySelector('#graph-status').textContent)")
+    page.wait_for_function(GRAPH_READY)
     ui.shot("graph-overview")
     docs = page.request.get(ui.url + "/api/v1/documents").json()["documents"]
     rera = next(d for d in docs if d["id"].startswith("the-real-estate"))
     page.get_by_label("Document", exact=True).select_option(rera["id"])
     page.get_by_label("HAS_PART").uncheck()
-    page.wait_for_function(
-        "() => /links/.test(document.querySelector('#graph-status').textContent)")
+    page.wait_for_function(GRAPH_READY)
     kinds = page.evaluate("""() => {
         const cy = document.getElementById('graph-canvas')._cyreg.cy;
         return {types: [...new Set(cy.edges().map(e => e.data('type')))],
