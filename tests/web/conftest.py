@@ -124,8 +124,19 @@ class Shots:
         docs = os.environ.get("CIVICSETU_UI_SCREENSHOTS")
         if docs:
             Path(docs).mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, Path(docs) / f"{name}.png")
+            _small_png(path, Path(docs) / f"{name}.png")
         return path
+
+
+def _small_png(src: Path, dst: Path) -> None:
+    """Copy a screenshot as a 256-colour PNG (a third of the size) for the docs."""
+    try:
+        from PIL import Image  # fpdf2 (dev extra) brings Pillow
+    except ImportError:
+        shutil.copy2(src, dst)
+        return
+    with Image.open(src) as image:
+        image.convert("RGB").quantize(colors=256).save(dst, optimize=True)
 
 
 @dataclass

@@ -112,6 +112,13 @@ def test_walk_to_a_neighbour_and_to_the_next_provision(ui: UI) -> None:
         "t => document.querySelector('#panel-title')?.textContent !== t", arg=second)
     assert opened["next"]["label"] in title.inner_text()
     ui.shot("neighbour")
+    # "Show in the graph" opens the explorer with this provision selected.
+    here = opened["next"]["id"]
+    panel.get_by_role("link", name="Show in the graph").click()
+    page.wait_for_function(
+        "id => { const r = document.getElementById('graph-canvas')._cyreg;"
+        " return r && r.cy && r.cy.nodes(':selected').map(n => n.id()).includes(id); }",
+        arg=here)
 
 
 def test_filters_and_research_mode_go_to_the_api(ui: UI) -> None:
@@ -267,6 +274,10 @@ def test_dark_mode_follows_the_system_and_the_toggle(
         toggle = page.get_by_role("button", name="Dark theme")
         assert toggle.get_attribute("aria-pressed") == "true"
         ui.shot("dark-mode")
+        page.get_by_role("button", name="Close provision").click()
+        page.get_by_role("link", name="Graph").click()
+        page.wait_for_function(GRAPH_READY)
+        ui.shot("dark-graph")
         toggle.click()
         assert toggle.get_attribute("aria-pressed") == "false"
         assert _luminance(page.evaluate("getComputedStyle(document.body).backgroundColor")) > 0.8
