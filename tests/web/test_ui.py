@@ -42,6 +42,10 @@ def test_ask_streams_a_cited_answer(ui: UI) -> None:
     assert "Section 59" in text
     assert "not legal advice" in turn.inner_text()
     assert events, "the answer did not come over /api/v1/query/stream"
+    # Screen readers hear one summary, not every streamed word.
+    assert re.match(r"Answer ready, \w+ confidence, \d+ sources\.",
+                    page.locator("#ask-status").text_content())
+    assert page.locator("#turns[aria-live]").count() == 0
     badge = turn.locator(".badge").first.inner_text()
     assert badge.endswith("confidence")
     chips = turn.locator(".chip")

@@ -100,6 +100,7 @@ function newTurn(question: string): Turn {
     h("p", { class: "question" }, question), meta, text, tail);
   byId("turns").append(root);
   byId("ask-empty").hidden = true;
+  byId("ask-status").textContent = "Answering…";
   root.scrollIntoView({ block: "start", behavior: "smooth" });
   return { root, text, meta, tail };
 }
@@ -111,6 +112,9 @@ function finish(turn: Turn, a: Answer): void {
   const how = a.generator === "extractive" ? "Quoted from the law" : `Written by ${a.generator}`;
   replace(turn.meta, badge(a.confidence, a.abstained),
     h("span", { class: "muted", title: a.cached ? "Served from the answer cache" : null }, how));
+  const n = a.citations.length;
+  byId("ask-status").textContent = a.abstained ? "No answer found in the library."
+    : `Answer ready, ${a.confidence || "unknown"} confidence, ${n} source${n === 1 ? "" : "s"}.`;
   const suggestions: Suggestion[] = a.suggestions ?? [];
   const notices = a.notices.filter((n) => n !== a.disclaimer && !a.answer.includes(n));
   replace(turn.tail,
@@ -134,6 +138,7 @@ function finish(turn: Turn, a: Answer): void {
 }
 
 function fail(turn: Turn, message: string): void {
+  byId("ask-status").textContent = message;
   turn.text.classList.remove("streaming");
   turn.text.removeAttribute("aria-busy");
   replace(turn.meta, h("span", { class: "badge low" }, "Error"));
