@@ -120,7 +120,10 @@ def serve(
     configure_json_logging()
     err.print(f"serving on http://{host}:{port}/ (API docs at /docs)")
     uvicorn.run("civicsetu.api.asgi:app", host=host, port=port, workers=workers,
-                access_log=False, log_config=None, timeout_graceful_shutdown=5)
+                access_log=False, log_config=None, timeout_graceful_shutdown=5,
+                # A worker loads the index and ONNX runtime before it answers the
+                # supervisor's first ping: on a busy machine that takes longer than 5 s.
+                timeout_worker_healthcheck=60)
 
 
 def mcp(home: HomeOpt = None) -> None:

@@ -27,7 +27,6 @@ from civicsetu.api.problems import ApiProblem
 from civicsetu.api.query import filters_of
 from civicsetu.api.state import ServiceState
 from civicsetu.engine import Engine
-from civicsetu.errors import NotFoundError
 from civicsetu.ingest.chunker import display_path
 from civicsetu.ingest.pipeline import SourceSpec
 from civicsetu.types import DocType, split_provision_id
@@ -70,7 +69,7 @@ def doc_id_from(name: str) -> str:
 @router.get("/documents", response_model=DocumentsResponse, summary="The ingested documents")
 def list_documents(request: Request) -> dict[str, Any]:
     state = _state(request)
-    docs = state.run(lambda e: e.documents())
+    docs = state.read(lambda e: e.documents())
     return {"documents": [{"id": d.id, "title": d.title, "short_title": d.short_title,
                            "source": d.source, "jurisdiction": d.jurisdiction,
                            "doc_type": d.doc_type, "content_hash": d.content_hash,
@@ -156,9 +155,10 @@ def provision_body(engine: Engine, full_id: str, as_of: date | None) -> dict[str
     """Everything the provision panel shows (text, place, versions, references)."""
     p = engine.show(full_id, as_of)  # InputError (400) for a malformed id
     doc_id, path = split_provision_id(full_id)
-    doc = engine.store.document(doc_id)
+    # The document's title without reading its whole text.
+    doc_title = next((n.title for n in engine.store.graph_nodes([doc_id])), doc_id)
     around = engine.neighbours(full_id)
-    crumbs = [{"id": doc_id, "label": doc.short_title or doc.title}]
+    crumbs = [{"id": doc_id, "label": doc_title}]
     chain: list[str] = []
     parent = around.parent
     while parent is not None and len(chain) < 12:
@@ -178,7 +178,7 @@ def provision_body(engine: Engine, full_id: str, as_of: date | None) -> dict[str
             "end": p.end, "page": p.page, "page_end": p.page_end,
             "valid_from": p.valid_from, "valid_to": p.valid_to,
             "footnotes": [{"marker": f.marker, "text": f.text} for f in p.footnotes],
-            "document_title": doc.title, "breadcrumb": crumbs,
+            "document_title": doc_title, "breadcrumb": crumbs,
             "parent": _link(engine, around.parent),
             "children": [_link(engine, c) for c in around.children],
             "previous": _link(engine, around.previous), "next": _link(engine, around.next),
@@ -194,7 +194,7 @@ def provision_body(engine: Engine, full_id: str, as_of: date | None) -> dict[str
 def get_provision(request: Request, provision_id: ProvisionId,
                   as_of: Annotated[date | None, Query(description="As in force on.")] = None
                   ) -> dict[str, Any]:
-    return _state(request).run(lambda e: provision_body(e, provision_id, as_of))
+    return _state(request).read(lambda e: provision_body(e, provision_id, as_of))
 
 
 @router.get("/search", response_model=SearchResponse, summary="Ranked provisions for a query")
@@ -212,16 +212,13 @@ def search(
 
     def run(engine: Engine) -> dict[str, Any]:
         result = engine.search(q, k=k, mode=mode, filters=filters)
-        hits = []
-        for h in result.hits:
-            try:
-                title = engine.store.provision(h.provision_id).title
-            except NotFoundError:  # a hit from history with no current version
-                title = ""
-            hits.append({"id": h.provision_id, "doc_id": h.doc_id, "path": h.provision_path,
-                         "label": display_path(h.provision_path), "title": title,
-                         "text": h.text, "start": h.start, "end": h.end,
-                         "score": round(h.score, 6), "pinned": h.pinned})
+        titles = {n.id: n.title for n in
+                  engine.store.graph_nodes([h.provision_id for h in result.hits])}
+        hits = [{"id": h.provision_id, "doc_id": h.doc_id, "path": h.provision_path,
+                 "label": display_path(h.provision_path),
+                 "title": titles.get(h.provision_id, ""), "text": h.text, "start": h.start,
+                 "end": h.end, "score": round(h.score, 6), "pinned": h.pinned}
+                for h in result.hits]
         return {"query": q, "hits": hits, "best_cosine": result.best_cosine,
                 "timings_ms": result.timings_ms}
 

@@ -42,7 +42,7 @@ def topology(
     state = _state(request)
     cap = min(max_nodes or state.settings.api.topology_max_nodes,
               state.settings.api.topology_max_nodes)
-    topo = state.run(lambda e: e.topology(doc or None, list(type) if type else None, cap))
+    topo = state.read(lambda e: e.topology(doc or None, list(type) if type else None, cap))
     return {"nodes": [node_out(n) for n in topo.nodes],
             "edges": [{"source": e.src, "target": e.dst, "type": e.type} for e in topo.edges],
             "truncated": topo.truncated}
@@ -80,4 +80,4 @@ def neighbourhood(
         return {"center": provision_id, "depth": depth, "nodes": nodes, "edges": edges,
                 "truncated": truncated}
 
-    return state.run(run)
+    return state.read(run)

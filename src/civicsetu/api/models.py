@@ -53,6 +53,8 @@ class CitationOut(BaseModel):
     quote: str = Field(description="Verbatim text, verified against the source.")
     start: int = Field(description="Character offset of the quote in the document text.")
     end: int
+    source: str = Field(default="", description="Provenance of the quoted document.")
+    origin: str = Field(default="", description="bundled | registry | user | empty.")
 
 
 class RetrievedOut(BaseModel):

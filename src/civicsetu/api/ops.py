@@ -36,7 +36,7 @@ def health(request: Request) -> dict[str, Any]:
                 "chunks": sum(d.chunks for d in docs)}
 
     try:
-        corpus = state.run(read)
+        corpus = state.read(read)
         corpus["fingerprint"] = state.fingerprint()
     except CivicSetuError as exc:
         degraded.append(f"the index cannot be read: {exc}")

@@ -70,8 +70,9 @@ class ServiceDB:
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
         with self._lock:
+            # Workers start together: wait for each other's schema set-up, do not fail.
+            self._conn.execute("PRAGMA busy_timeout=10000")
             self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA busy_timeout=5000")
             self._conn.executescript(_SCHEMA)
 
     def close(self) -> None:
