@@ -87,6 +87,9 @@ class QueryResponse(BaseModel):
     cached: bool = Field(description="Served from the answer cache.")
     research_steps: list[ResearchStepOut] | None = Field(
         default=None, description="The steps run in research mode; null otherwise.")
+    suggestions: list[SuggestionOut] = Field(
+        default_factory=list, description="Follow-up questions grounded in the corpus "
+        "(deepen, broaden, risk), as `civicsetu chat` offers them.")
 
 
 class SessionMessageRequest(_Model):

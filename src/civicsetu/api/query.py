@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import StreamingResponse
 
+from civicsetu.agent.conversation import suggest
 from civicsetu.answer.messages import DISCLAIMER
 from civicsetu.api.cache import cache_key
 from civicsetu.api.models import (
@@ -109,7 +110,12 @@ def run_query(state: ServiceState, req: QueryRequest,
                 answer, steps = _answer(engine, req, filters, llm)
         else:
             answer, steps = _answer(engine, req, filters, llm)
+        # Follow-ups for the UI's buttons: the same grounded suggestions as `civicsetu chat`.
+        followups = suggest({"cited": [c.provision_id for c in answer.citations],
+                             "retrieved": [h.provision_id for h in answer.retrieved[:5]]},
+                            engine.store)
     body = answer_payload(answer_to_dict(answer), False, steps)
+    body["suggestions"] = [{"kind": s.kind, "question": s.question} for s in followups]
     if metrics is not None:
         metrics.observe_answer(body)
     state.cache.put(key, body)
