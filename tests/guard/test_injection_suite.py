@@ -143,6 +143,7 @@ def baseline(engine: Engine) -> dict[str, tuple[Outcome, str]]:
 
 CHANGED: list[str] = []
 REORDERED: list[str] = []
+REFUSED: list[str] = []
 
 
 @pytest.mark.parametrize(("case", "text"), CASES, ids=[c[0] for c in CASES])
@@ -152,12 +153,18 @@ def test_a_hostile_document_changes_no_answer_source_or_refusal(
     path = tmp_path / f"{case}.md"
     path.write_text(text, encoding="utf-8")
     [report] = engine.ingest([SourceSpec(path)])
-    assert report.status == "added", report
+    # A payload read as headings leaves nothing indexed: ingest refuses such a file
+    # (partial index). That defends too; the questions are asked all the same.
+    assert report.status in {"added", "failed"}, report
+    if report.status == "failed":
+        REFUSED.append(case)
+        assert "would be indexed" in report.message, report
     try:
         outcomes = {q: _outcome(engine, q) for q in QUESTIONS}
     finally:
-        assert engine.store.delete_document(report.doc_id)
-        engine.ingest([])  # forget the document list that held it
+        if report.status == "added":
+            assert engine.store.delete_document(report.doc_id)
+            engine.ingest([])  # forget the document list that held it
     changed = [q for q in QUESTIONS if outcomes[q][0] != baseline[q][0]]
     CHANGED.extend(f"{case}: {q}" for q in changed)
     REORDERED.extend(f"{case}: {q}" for q in QUESTIONS
@@ -171,7 +178,7 @@ def test_measured_share_of_changed_outcomes_is_zero() -> None:
     print(f"\ninjection suite: {len(CASES)} hostile documents x {len(QUESTIONS)} questions "
           f"= {total} outcomes; changed lead/sources/quotes/refusal: {len(CHANGED)} "
           f"({len(CHANGED) / total:.1%}); same outcome, sources listed in another order: "
-          f"{len(REORDERED)} ({len(REORDERED) / total:.1%}); plus {2 * len(ATTACKS)} "
-          "question/planted-attack cases above")
+          f"{len(REORDERED)} ({len(REORDERED) / total:.1%}); documents refused at ingest: "
+          f"{len(REFUSED)}; plus {2 * len(ATTACKS)} question/planted-attack cases above")
     assert len(CASES) + 2 * len(ATTACKS) >= 100
     assert CHANGED == []
