@@ -453,6 +453,42 @@ class StoreContract:
         put(housing, parsed)
         assert "twenty per cent" in housing.provision(f"{H}#s.3").text
 
+    # --- browsing, metadata, snapshots -------------------------------------------------
+
+    def test_neighbours_nodes_and_topology(self, housing: Store) -> None:
+        n = housing.provision_neighbours(f"{H}#s.2(1)")
+        assert (n.parent, n.previous, n.next) == (f"{H}#s.2", None, f"{H}#s.2(2)")
+        assert housing.provision_neighbours(f"{H}#s.2").children == (f"{H}#s.2(1)",
+                                                                     f"{H}#s.2(2)")
+        assert housing.provision_neighbours(f"{H}#s.3").previous == f"{H}#s.2"
+        assert housing.provision_neighbours("no-such-act#s.1").parent is None
+        nodes = housing.graph_nodes([f"{H}#s.3", H, "no-such-act"])
+        assert [(g.id, g.doc_id, g.path) for g in nodes] == [(f"{H}#s.3", H, "s.3"),
+                                                             (H, H, "")]
+        topo = housing.topology([H], ["REFERENCES"], 100)
+        assert ("REFERENCES", f"{H}#s.3", f"{H}#s.2") in {(e.type, e.src, e.dst)
+                                                           for e in topo.edges}
+        assert not topo.truncated
+        small = housing.topology(None, None, 2)
+        assert small.truncated and len(small.nodes) <= 2
+
+    def test_document_metadata_is_replaced_whole(self, housing: Store) -> None:
+        assert housing.document_metadata(H) == {}
+        housing.set_document_metadata(H, {"parties": "A; B", "term": "2 years"})
+        housing.set_document_metadata(H, {"parties": "A; C"})
+        assert housing.document_metadata(H) == {"parties": "A; C"}
+        housing.delete_document(H)
+        assert housing.document_metadata(H) == {}
+
+    def test_snapshots_nest_and_doctor_reports(self, housing: Store) -> None:
+        with housing.read_snapshot(), housing.read_snapshot():
+            docs = housing.documents()
+            assert housing.chunks_of_section(H, "s.3")
+        assert housing.documents() == docs
+        assert isinstance(housing.data_version(), int)
+        findings = housing.doctor()
+        assert findings and all(f.remaining >= 0 and f.check for f in findings)
+
     # --- helpers ---------------------------------------------------------------------------
 
     @staticmethod

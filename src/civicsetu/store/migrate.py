@@ -44,6 +44,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "definitions": ("doc_id", "term", "provision_id"),
     "amendments": ("doc_id", "provision_id", "action", "by_text", "effective", "note"),
     "dates": ("doc_id", "kind", "on_date", "provision_path", "text"),
+    "document_metadata": ("doc_id", "key", "value"),
     "document_versions": ("doc_id", "content_hash", "text", "superseded_on"),
     "provision_history": ("doc_id", "id", "path", "section", "parent_path", "kind", "title",
                           "start", '"end"', "ordinal", "footnotes", "valid_from", "valid_to",

@@ -10,6 +10,7 @@ block. Needs the ``postgres`` extra (psycopg 3 and psycopg_pool) and a server wi
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
@@ -20,14 +21,19 @@ import numpy.typing as npt
 
 from civicsetu.errors import NotFoundError, StoreError
 from civicsetu.store import postgres_graph as graph
+from civicsetu.store import postgres_outline as outline
 from civicsetu.store import postgres_search as search
 from civicsetu.store.base import (
     ChunkRow,
     DocumentInfo,
+    Finding,
     GraphEdge,
+    GraphNode,
     GraphStats,
     Provenance,
+    ProvisionNeighbours,
     Store,
+    Topology,
     VectorIndex,
 )
 from civicsetu.store.postgres_schema import (
@@ -85,6 +91,7 @@ class PostgresStore:
             # No automatic prepared statements: a generic plan cannot use the per-model
             # partial HNSW index, a plan for the actual parameters can.
             kwargs={"autocommit": True, "prepare_threshold": None})
+        self._pinned = threading.local()  # the connection of an open read_snapshot
         self._stats = search.CorpusStats()
         self._dims: dict[str, int] = {}
         self._vector_cache: dict[str, VectorIndex] = {}
@@ -105,12 +112,56 @@ class PostgresStore:
 
     @contextmanager
     def _read(self) -> Iterator[Any]:
+        pinned = getattr(self._pinned, "conn", None)
+        if pinned is not None:
+            yield pinned
+            return
         with self._pool.connection() as conn:
             yield conn
 
     @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """Reads inside (on this thread) see one committed state: one pooled connection in
+        a REPEATABLE READ, READ ONLY transaction. Re-entrant."""
+        if getattr(self._pinned, "conn", None) is not None:
+            yield
+            return
+        with self._pool.connection() as conn:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            self._pinned.conn = conn
+            try:
+                yield
+            finally:
+                self._pinned.conn = None
+                conn.execute("COMMIT")
+
+    def data_version(self) -> int:
+        """Changes whenever any process commits a write (a sequence every write bumps)."""
+        with self._pool.connection() as c:
+            return int(c.execute("SELECT last_value + (CASE WHEN is_called THEN 1 ELSE 0"
+                                 " END) FROM civicsetu_data_version").fetchone()[0])
+
+    def doctor(self, fix: bool = False) -> list[Finding]:
+        """Consistency checks a server store can fail (``fix`` repairs none of them:
+        each remedy is a re-ingest or ``store migrate``)."""
+        with self._read() as c:
+            no_vector = int(c.execute(
+                "SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM embeddings e"
+                " WHERE e.text_hash = c.embed_hash)").fetchone()[0])
+            no_terms = int(c.execute(
+                "SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_terms t"
+                " WHERE t.rowid = c.rowid)").fetchone()[0])
+        return [Finding("chunks without a vector", no_vector, 0,
+                        "chunks dense search cannot find",
+                        "ingest the document again with --force" if no_vector else ""),
+                Finding("chunks missing from the keyword index", no_terms, 0,
+                        "chunks BM25 cannot find",
+                        "ingest the document again with --force" if no_terms else "")]
+
+    @contextmanager
     def _transaction(self, lock: str | None = None) -> Iterator[Any]:
         with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT nextval('civicsetu_data_version')")
             if lock is not None:
                 conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (lock,))
             yield conn
@@ -137,7 +188,8 @@ class PostgresStore:
         return {str(h): np.asarray(v, dtype=np.float32) for h, v in rows}
 
     def replace_document(self, parsed: ParsedDocument, model_id: str,
-                         new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None:
+                         new_vectors: Mapping[str, npt.NDArray[np.float32]],
+                         provenance: Provenance | None = None) -> None:
         """Write a document's new version in one transaction (changed sections of the old
         version are superseded, as in the SQLite store)."""
         doc = parsed.document
@@ -192,6 +244,12 @@ class PostgresStore:
                                 [(e.src, e.dst, e.type.value, doc.id)
                                  for e in graph.static_edges(parsed)])
             graph.write_metadata(c, parsed)
+            if provenance is not None:
+                _write_provenance(c, doc.id, provenance)
+            # In the same transaction (as SQLite): never searchable without its reference
+            # edges or its provenance. One resolver at a time across workers.
+            c.execute("SELECT pg_advisory_xact_lock(hashtext('resolve_references'))")
+            graph.resolve_references(c)
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove a document and all that hangs off it, in one transaction: its rows
@@ -208,6 +266,9 @@ class PostgresStore:
                       (doc_id, len(prefix), prefix))
             c.execute("DELETE FROM embeddings e WHERE e.text_hash = ANY(%s) AND NOT EXISTS"
                       " (SELECT 1 FROM chunks c WHERE c.embed_hash = e.text_hash)", (hashes,))
+            if found:
+                c.execute("SELECT pg_advisory_xact_lock(hashtext('resolve_references'))")
+                graph.resolve_references(c)
             return found
 
     def provenance(self, doc_ids: Sequence[str] | None = None) -> dict[str, Provenance]:
@@ -219,10 +280,7 @@ class PostgresStore:
 
     def set_provenance(self, doc_id: str, provenance: Provenance) -> None:
         with self._transaction(lock=f"doc:{doc_id}") as c:
-            c.execute("UPDATE documents SET origin = %s, origin_path = %s, origin_at = %s,"
-                      " lookalike_of = %s WHERE id = %s",
-                      (provenance.origin, provenance.path, provenance.ingested_at,
-                       provenance.lookalike_of, doc_id))
+            _write_provenance(c, doc_id, provenance)
 
     def resolve_references(self) -> None:
         with self._transaction(lock="resolve_references") as c:
@@ -246,6 +304,34 @@ class PostgresStore:
                       " payload=excluded.payload, created_at=excluded.created_at",
                       (corpus, question, np.asarray(vector, dtype=np.float32).tobytes(),
                        payload, datetime.now(UTC).isoformat()))
+
+    def set_document_metadata(self, doc_id: str, values: Mapping[str, str]) -> None:
+        """Replace the metadata of ``doc_id`` (contract parties, dates, law, signatories)."""
+        with self._transaction(lock=f"doc:{doc_id}") as c:
+            c.execute("DELETE FROM document_metadata WHERE doc_id = %s", (doc_id,))
+            with c.cursor() as cur:
+                cur.executemany("INSERT INTO document_metadata VALUES (%s,%s,%s)",
+                                [(doc_id, k, v) for k, v in values.items()])
+
+    def document_metadata(self, doc_id: str) -> dict[str, str]:
+        """The metadata stored for ``doc_id`` ({} when none was extracted)."""
+        with self._read() as c:
+            rows = c.execute("SELECT key, value FROM document_metadata WHERE doc_id = %s"
+                             " ORDER BY key", (doc_id,)).fetchall()
+        return {str(k): str(v) for k, v in rows}
+
+    def provision_neighbours(self, full_id: str) -> ProvisionNeighbours:
+        with self._read() as c:
+            return outline.neighbours(c, full_id)
+
+    def graph_nodes(self, ids: Sequence[str]) -> list[GraphNode]:
+        with self._read() as c:
+            return outline.graph_nodes(c, ids)
+
+    def topology(self, doc_ids: Sequence[str] | None, types: Sequence[str] | None,
+                 max_nodes: int) -> Topology:
+        with self._read() as c:
+            return outline.topology(c, doc_ids, types, max_nodes)
 
     # --- graph and metadata -------------------------------------------------------------
 
@@ -454,6 +540,13 @@ class PostgresStore:
             yield conn
         self._stats.clear()
         self._vector_cache.clear()
+
+
+def _write_provenance(c: Any, doc_id: str, provenance: Provenance) -> None:
+    c.execute("UPDATE documents SET origin = %s, origin_path = %s, origin_at = %s,"
+              " lookalike_of = %s WHERE id = %s",
+              (provenance.origin, provenance.path, provenance.ingested_at,
+               provenance.lookalike_of, doc_id))
 
 
 def _redact(url: str) -> str:

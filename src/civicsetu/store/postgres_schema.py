@@ -208,6 +208,17 @@ PG_MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE documents ADD COLUMN origin_at TEXT NOT NULL DEFAULT '';
         ALTER TABLE documents ADD COLUMN lookalike_of TEXT NOT NULL DEFAULT '';
     """),
+    # Contract metadata (issue 11, SQLite 0040) and a counter every write transaction
+    # bumps, so readers can tell that another process committed (``data_version``).
+    ("pg0003_metadata_and_version", """
+        CREATE TABLE document_metadata (
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (doc_id, key)
+        );
+        CREATE SEQUENCE civicsetu_data_version;
+    """),
 ]
 
 # Every process applying migrations takes this lock first, so several API workers
