@@ -3,9 +3,9 @@
     python -m bench.bench_api [--seed-home DIR] [--seconds 60] [--clients 20] [--workers 2]
 
 Starts ``civicsetu serve --workers N`` on a copy of the bundled index, then:
-1. in-process baseline: ``Engine.ask`` and ``Engine.search`` on the dev-set questions;
-2. one client, one request at a time, answer cache off: HTTP ``/query`` latency against
-   the in-process ``ask`` on the same questions (the ratio is the service overhead);
+1. per dev-set question, in turn: in-process ``Engine.ask`` and ``Engine.search``, then
+   HTTP ``/query`` (one client, answer cache off); the ratio of the medians is the service
+   overhead (interleaved, so both see the same load on a shared machine);
 3. cold cache (cache off) and warm cache (every question asked before): CLIENTS concurrent
    clients for SECONDS each, mixing ``/query`` (extractive; half of them through the SSE
    stream, timing the first event and the answer event), ``/search`` and ``/provisions``.
@@ -69,20 +69,29 @@ def load_dev() -> tuple[list[str], list[str]]:
     return questions, provisions
 
 
-def in_process(home: Path, questions: list[str]) -> dict[str, list[float]]:
-    """Seconds per ``ask`` and per ``search`` in this process (after one warm-up pass)."""
-    out: dict[str, list[float]] = {"ask": [], "search": []}
-    with Engine(Settings(home=home)) as engine:
-        for q in questions[:5]:
+def overhead(home: Path, url: str, key: str,
+             questions: list[str]) -> tuple[dict[str, list[float]], list[float]]:
+    """Per question, in turn: in-process ``ask`` and ``search``, then HTTP ``/query`` (one
+    client, cache off), so both see the same load on this shared machine."""
+    base: dict[str, list[float]] = {"ask": [], "search": []}
+    http: list[float] = []
+    with Engine(Settings(home=home)) as engine, \
+            httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
+                         timeout=60) as c:
+        for q in questions[:5]:  # warm both: model loaded, connections open
             engine.ask(q)
+            c.post("/api/v1/query", json={"question": q}).raise_for_status()
         for q in questions:
             t0 = time.perf_counter()
             engine.ask(q)
-            out["ask"].append(time.perf_counter() - t0)
+            base["ask"].append(time.perf_counter() - t0)
             t0 = time.perf_counter()
             engine.search(q)
-            out["search"].append(time.perf_counter() - t0)
-    return out
+            base["search"].append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            c.post("/api/v1/query", json={"question": q}).raise_for_status()
+            http.append(time.perf_counter() - t0)
+    return base, http
 
 
 class Server:
@@ -117,20 +126,6 @@ class Server:
             self.proc.wait(timeout=20)
         except (ProcessLookupError, subprocess.TimeoutExpired):
             os.killpg(self.proc.pid, signal.SIGKILL)
-
-
-def sequential(url: str, key: str, questions: list[str]) -> list[float]:
-    """Seconds per /query, one at a time."""
-    out = []
-    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
-                      timeout=60) as c:
-        for q in questions[:5]:
-            c.post("/api/v1/query", json={"question": q}).raise_for_status()
-        for q in questions:
-            t0 = time.perf_counter()
-            c.post("/api/v1/query", json={"question": q}).raise_for_status()
-            out.append(time.perf_counter() - t0)
-    return out
 
 
 async def _client(c: httpx.AsyncClient, rng: random.Random, until: float,
@@ -223,7 +218,8 @@ def report(args: argparse.Namespace, base: dict[str, list[float]], seq: list[flo
         "load generator shares the 2 cores with the server, and the machine is shared; "
         "compare the ratios.",
         "",
-        "### Service overhead (one client, one request at a time, answer cache off)",
+        "### Service overhead (one client, one request at a time, answer cache off; "
+        "in-process and HTTP calls interleaved question by question)",
         "",
         "| operation | p50 ms | p95 ms | n |",
         "|---|---|---|---|",
@@ -234,7 +230,7 @@ def report(args: argparse.Namespace, base: dict[str, list[float]], seq: list[flo
         f"| HTTP `POST /api/v1/query` | {http50:.1f} | {pct(seq, 95):.1f} | {len(seq)} |",
         "",
         f"HTTP `/query` p50 is **{http50 / ask50:.2f}x** the in-process `ask` p50 "
-        f"(+{http50 - ask50:.1f} ms: HTTP, JSON, auth, rate limit, logging, metrics).",
+        f"({http50 - ask50:+.1f} ms: HTTP, JSON, auth, rate limit, logging, metrics).",
     ]
     for title, rec in (("cold cache (cache off)", cold), ("warm cache", warm)):
         total = sum(len(v) for v in rec["lat"].values())
@@ -285,10 +281,9 @@ def main() -> None:
         db = ServiceDB(home / "service.db")
         key = db.create_key("bench")[1]
         db.close()
-        base = in_process(home, questions)
         server = Server(home, args.workers, cache_ttl=0)
         try:
-            seq = sequential(server.url, key, questions)
+            base, seq = overhead(home, server.url, key, questions)
             cold = asyncio.run(load(server.url, key, args.clients, args.seconds, questions,
                                     provisions, seed=1))
         finally:
