@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from civicsetu.answer.provenance import annotate, sources_to_show
+from civicsetu.cli_store import store_app
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.errors import CivicSetuError, InputError
@@ -33,10 +34,16 @@ from civicsetu.search.hybrid import Mode, SearchFilters
 from civicsetu.serialize import answer_to_dict, hit_to_dict, provision_to_dict
 from civicsetu.types import DocType, check_doc_id, check_node_id, split_provision_id
 
+# Documented in --help and README; tests/test_cli_trust.py checks each command against it.
+EXIT_CODES = ("Exit codes: 0 done; 1 other error; 2 bad input (argument, id, question, "
+              "encoding); 3 a source file failed to ingest; 4 nothing ingested yet; 5 no such "
+              "document or provision; 6 index cannot be opened; 7 model or LLM failed.")
+
 app = typer.Typer(
     name="civicsetu",
     help="Answer questions about the law from the law itself, with verified pinpoint "
          "citations. Runs offline; the index lives in $CIVICSETU_HOME (default ~/.civicsetu).",
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -333,6 +340,7 @@ def show_cmd(
 graph_app = typer.Typer(help="The citation graph: what cites what, and what derives from "
                                   "what.", no_args_is_help=True)
 app.add_typer(graph_app, name="graph")
+app.add_typer(store_app, name="store")  # issue 14: store migrate (civicsetu.cli_store)
 
 
 @graph_app.command("stats")
@@ -424,6 +432,20 @@ cli_documents.register(app, _engine, out, err)
 from civicsetu.cli_doctor import doctor_cmd  # noqa: E402  (issue 9: `civicsetu doctor`)
 
 app.command("doctor")(doctor_cmd)
+
+# Contract review (issue 11): commands live in cli_review.py.
+from civicsetu.cli_review import contract_ask_cmd, eval_contracts_cmd, review_cmd  # noqa: E402
+
+app.command("review")(review_cmd)
+app.command("eval-contracts")(eval_contracts_cmd)
+app.command("contract-ask")(contract_ask_cmd)
+
+# Service commands (issue 10): serve, keys, mcp live in cli_serve.py.
+from civicsetu import cli_serve  # noqa: E402
+
+app.command("serve")(cli_serve.serve)
+app.command("mcp")(cli_serve.mcp)
+app.add_typer(cli_serve.keys_app, name="keys")
 
 
 def main() -> None:

@@ -14,6 +14,49 @@ def _default_home() -> Path:
     return Path.home() / ".civicsetu"
 
 
+class ApiSettings(BaseSettings):
+    """The HTTP service (``civicsetu serve``); env vars ``CIVICSETU_API_<FIELD>``."""
+
+    model_config = SettingsConfigDict(env_prefix="CIVICSETU_API_", extra="ignore")
+
+    open_mode: bool = Field(
+        default=False,
+        description="Serve without API keys. Honoured only when bound to 127.0.0.1/::1/"
+                    "localhost; on any other address the server refuses to start.",
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins allowed to call the API from a browser (JSON list); the UI the "
+                    "server itself serves needs none.",
+    )
+    rate_limit_per_minute: int = Field(
+        default=120, ge=1, description="Requests per minute per API key (per client address "
+                                       "in open mode); more get 429 with Retry-After.")
+    rate_limit_burst: int = Field(
+        default=30, ge=1, description="Requests a key may make at once before the per-minute "
+                                      "rate applies.")
+    max_body_kb: int = Field(default=64, ge=1,
+                             description="Largest JSON request body (KiB); uploads excepted.")
+    max_upload_mb: int = Field(default=20, ge=1, description="Largest uploaded file (MiB).")
+    upload_types: list[str] = Field(
+        default_factory=lambda: [".md", ".txt", ".html", ".htm", ".pdf", ".docx"],
+        description="File name extensions accepted by POST /api/v1/documents.",
+    )
+    cache_ttl_seconds: int = Field(default=600, ge=0,
+                                   description="How long an answer is cached; 0 disables.")
+    cache_max_entries: int = Field(default=1024, ge=1, description="Answers kept in the cache.")
+    topology_max_nodes: int = Field(default=3000, ge=10,
+                                    description="Cap on nodes returned by the graph topology.")
+    graph_max_depth: int = Field(default=3, ge=1,
+                                 description="Deepest neighbourhood /graph/provision serves.")
+    llm_choices: list[str] = Field(
+        default_factory=list,
+        description="LLM specs a request may pick with \"llm\" besides the default "
+                    "(CIVICSETU_LLM) and none; anything else is refused, so clients cannot "
+                    "make the server load files or call URLs.",
+    )
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CIVICSETU_", extra="ignore")
 
@@ -72,12 +115,33 @@ class Settings(BaseSettings):
     abstain_below: float = Field(
         default=0.37,
         description="Abstain when the best dense match (cosine) is below this; calibrated on "
-                    "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
+                    "the dev set as the highest value that still answers every answerable "
+                    "question (tools/abstention_curve.py, docs/EVALUATION.md). See "
+                    "civicsetu.answer.evidence.",
+    )
+
+    # --- answer quality (issue 12) ---
+    act_routing: bool = Field(
+        default=True,
+        description="Prefer the Act a question implies by its title initials or subject words "
+                    "(learned from the corpus, search.routing); when none is implied, all are "
+                    "searched alike.",
+    )
+    decompose: bool = Field(
+        default=True,
+        description="Split multi-part and comparison questions into sub-questions that keep "
+                    "the question's Act and actor, retrieve each, and merge so every part is "
+                    "covered in the top results (search.decompose).",
+    )
+    complete_answers: bool = Field(
+        default=True,
+        description="Quote the sibling sub-sections that finish the best provision's rule "
+                    "(a penalty's continuing form, a duty's exception, a period's extension).",
     )
 
     # --- trust (issue 9, i9a) ---------------------------------------------------------
     min_indexed_share: float = Field(
-        default=0.5, ge=0.0, le=1.0,
+        default=0.25, ge=0.0, le=1.0,
         description="Refuse a file of which a smaller share of the text would be indexed "
                     "(`ingest --allow-partial` indexes it anyway and says how much).",
     )
@@ -104,6 +168,23 @@ class Settings(BaseSettings):
         description="Reading one source file may take this long (seconds); a file still "
                     "being read after it is refused and the batch goes on.")
 
+    # --- store backend (issue 14, PostgreSQL) ---
+    store: str = Field(
+        default="",
+        description="Where the index lives: empty for the SQLite file at db_path, "
+                    "sqlite:PATH for another SQLite file, or postgresql://user:pass@host/db "
+                    "for a shared PostgreSQL + pgvector server (extra [postgres]; "
+                    "docs/POSTGRES.md).",
+    )
+    store_pool_size: int = Field(
+        default=4, ge=1,
+        description="Most connections one process keeps open to a PostgreSQL store.",
+    )
+
+    # --- service (issue 10: REST API, MCP) -----------------------------------------------
+    api: ApiSettings = Field(default_factory=ApiSettings,
+                             description="The HTTP service; see ApiSettings.")
+
     def read_limits(self) -> ReadLimits:
         """The hostile-file limits above, as the readers take them."""
         return ReadLimits(max_unpacked_bytes=self.max_unpacked_mb * 2**20,
@@ -116,4 +197,3 @@ class Settings(BaseSettings):
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"
-

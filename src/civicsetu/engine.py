@@ -36,7 +36,7 @@ from civicsetu.ingest.pipeline import (
 )
 from civicsetu.search.hybrid import Mode, Searcher, SearchFilters, SearchResult
 from civicsetu.store import Store, open_store
-from civicsetu.store.base import DocumentInfo
+from civicsetu.store.base import DocumentInfo, ProvisionNeighbours, Topology
 from civicsetu.types import Answer, Provision, check_doc_id
 
 
@@ -64,6 +64,11 @@ class Engine:
         if self._embedder is None:
             self._embedder = get_embedder(self.settings.embedder)
         return self._embedder
+
+    @property
+    def embedder_loaded(self) -> bool:
+        """True once the embedding model has been loaded (it loads on first use)."""
+        return self._embedder is not None
 
     @property
     def searcher(self) -> Searcher:
@@ -160,6 +165,11 @@ class Engine:
                                        self.settings.abstain_below)
             answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return annotate(answer, self.store)
+        from civicsetu.review.route import contract_answer  # contract questions (issue 11)
+
+        contract = contract_answer(self.store, query, filters)
+        if contract is not None:
+            return annotate(contract, self.store)
         return annotate(self.agent(llm).run(query, filters), self.store)
 
     def research(self, query: str, *, filters: SearchFilters | None = None,
@@ -188,6 +198,24 @@ class Engine:
                                        get_llm(spec), self.settings.top_k,
                                        self.settings.llm_classifies, self.settings.llm_judge)
         return self._agents[spec]
+
+    def refresh(self) -> None:
+        """Re-open the store after another connection (a background ingest) changed it, so
+        cached vectors, aliases and filters are read again."""
+        self.store.close()
+        self.store = open_store(self.settings)
+        self._searcher = None
+        self._agents.clear()
+
+    def neighbours(self, full_id: str) -> ProvisionNeighbours:
+        """A provision's parent, children and previous/next siblings."""
+        self.show(full_id)  # a clear InputError or NotFoundError for a bad id
+        return self.store.provision_neighbours(full_id)
+
+    def topology(self, doc_ids: Sequence[str] | None = None,
+                 types: Sequence[str] | None = None, max_nodes: int = 2000) -> Topology:
+        """The citation graph's nodes and typed edges, capped at ``max_nodes``."""
+        return self.store.topology(doc_ids, types, max_nodes)
 
     def show(self, full_id: str, as_of: date | None = None) -> Provision:
         """A provision as in force now, or on ``as_of``."""

@@ -286,8 +286,9 @@ class Citation:
     quote: str
     start: int
     end: int
-    source: str = ""  # provenance of the quoted document, human-readable (answer/provenance)
-    origin: str = ""  # bundled | registry | user | "" (unknown)
+    # Provenance of the quoted document (answer/provenance.py); not part of a quote's identity.
+    source: str = field(default="", compare=False)  # human-readable
+    origin: str = field(default="", compare=False)  # bundled | registry | user | "" (unknown)
 
 
 @dataclass(slots=True)

@@ -117,8 +117,9 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
         source=spec.origin, limits=settings.read_limits())
     where = spec.origin or str(spec.path.resolve())
     if spec.doc_id is None:
-        document = replace(document, id=user_doc_id(spec.path.resolve(), document.title,
-                                                     _holder(store, spec.path)))
+        document = replace(document, id=user_doc_id(
+            spec.path.resolve(), document.title,
+            _holder(store, spec.path, document.content_hash)))
     acts = several_acts(document.text)
     if acts:
         raise SourceError(f"{spec.path}: holds several Acts ({'; '.join(acts)}); their "
@@ -127,7 +128,7 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     previous = store.document_hash(document.id)
     if previous == document.content_hash and not force:
         if not store.provenance([document.id]).get(document.id, Provenance("")).origin:
-            _record_provenance(store, document, spec.kind, where)  # an older index
+            _record_provenance(store, *_official_or(document, spec.kind, where))  # older index
         if on_progress:
             on_progress(document.id, 1, 1)
         return IngestReport(spec.origin or str(spec.path), document.id, "unchanged")
@@ -157,6 +158,10 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     store.replace_document(parsed, embedder.model_id, new_vectors, provenance)
     for other, theirs in others:
         store.set_provenance(other, theirs)
+    if document.doc_type is DocType.CONTRACT:
+        from civicsetu.review.extract import metadata  # contract parties, dates, law
+
+        store.set_document_metadata(document.id, metadata(document.text))
     notes = list(read_warnings + parsed.warnings)
     if partial:
         notes.append(f"only {share:.0%} of the text was indexed (--allow-partial)")
@@ -183,25 +188,43 @@ def indexed_share(parsed: ParsedDocument) -> float:
     return covered / total if total else 1.0
 
 
-def _holder(store: Store, path: Path) -> Callable[[str], str | None]:
-    """``user_doc_id``'s look-up: the source path holding an id. Bundled ids are always
-    held (a user file never takes an official Act's id, ingested or not)."""
+def _holder(store: Store, path: Path, content_hash: str) -> Callable[[str], str | None]:
+    """``user_doc_id``'s look-up: the source path holding an id, or None when it is free.
+
+    A stored document with the same text is this document (the shared corpus holds copies
+    of the bundled Acts: they keep the bundled ids). A bundled Act's id is held even when
+    that Act is not ingested, unless this file is its text: a user file never takes an
+    official Act's id."""
     from civicsetu.corpus import bundled_acts
 
-    reserved = {a.id: str(a.path) for a in bundled_acts()}
-    given = {str(path), str(path.resolve())}
+    mine = str(path.resolve())
+    reserved = {a.id: a.path for a in bundled_acts()}
 
     def holder(doc_id: str) -> str | None:
+        stored = store.document_hash(doc_id)
+        if stored is not None:
+            if stored == content_hash:
+                return mine
+            prov = store.provenance([doc_id]).get(doc_id, Provenance(""))
+            if prov.path:
+                return prov.path
+            source = store.document(doc_id).source  # an index from before provenance
+            return mine if source in {str(path), mine} else source
         if doc_id in reserved:
-            return reserved[doc_id]
-        prov = store.provenance([doc_id]).get(doc_id)
-        if prov is None:
-            return None
-        if prov.path:
-            return prov.path
-        source = store.document(doc_id).source  # an index from before provenance
-        return str(path.resolve()) if source in given else source
+            official = load_source(reserved[doc_id], doc_id=doc_id)[0].content_hash
+            return None if official == content_hash else str(reserved[doc_id])
+        return None
     return holder
+
+
+def _official_or(document: Document, kind: str, where: str) -> tuple[Document, str, str]:
+    """A file with a bundled Act's id and text is that official text, whoever ingests it."""
+    from civicsetu.corpus import bundled_acts
+
+    official = {a.id: a.path for a in bundled_acts()}.get(document.id)
+    if official is not None and kind == "user":
+        return document, "bundled", str(official)
+    return document, kind, where
 
 
 def _record_provenance(store: Store, document: Document, kind: str, where: str) -> list[str]:

@@ -23,14 +23,18 @@ import numpy.typing as npt
 
 from civicsetu.errors import NotFoundError, StoreError
 from civicsetu.store import sqlite_graph as graph
+from civicsetu.store import sqlite_outline as outline
 from civicsetu.store import sqlite_versions as versions
 from civicsetu.store.base import (
     ChunkRow,
     DocumentInfo,
     Finding,
     GraphEdge,
+    GraphNode,
     GraphStats,
     Provenance,
+    ProvisionNeighbours,
+    Topology,
     VectorIndex,
 )
 from civicsetu.store.migrations import apply_migrations, known_migrations
@@ -278,6 +282,19 @@ class SQLiteStore:
                       (corpus, question, np.asarray(vector, dtype=np.float32).tobytes(),
                        payload, datetime.now(UTC).isoformat()))
 
+    def set_document_metadata(self, doc_id: str, values: Mapping[str, str]) -> None:
+        """Replace the metadata of ``doc_id`` (contract parties, dates, law, signatories)."""
+        with self._transaction() as c:
+            c.execute("DELETE FROM document_metadata WHERE doc_id = ?", (doc_id,))
+            c.executemany("INSERT INTO document_metadata VALUES (?,?,?)",
+                          [(doc_id, k, v) for k, v in values.items()])
+
+    def document_metadata(self, doc_id: str) -> dict[str, str]:
+        """The metadata stored for ``doc_id`` ({} when none was extracted)."""
+        rows = self._conn.execute("SELECT key, value FROM document_metadata WHERE doc_id = ?"
+                                  " ORDER BY key", (doc_id,)).fetchall()
+        return {k: v for k, v in rows}
+
     # --- graph and metadata -------------------------------------------------------------
 
     def edges(self, node: str, direction: str = "out",
@@ -303,6 +320,16 @@ class SQLiteStore:
 
     def graph_stats(self) -> GraphStats:
         return graph.graph_stats(self._conn)
+
+    def provision_neighbours(self, full_id: str) -> ProvisionNeighbours:
+        return outline.neighbours(self._conn, full_id)
+
+    def graph_nodes(self, ids: Sequence[str]) -> list[GraphNode]:
+        return outline.graph_nodes(self._conn, ids)
+
+    def topology(self, doc_ids: Sequence[str] | None, types: Sequence[str] | None,
+                 max_nodes: int) -> Topology:
+        return outline.topology(self._conn, doc_ids, types, max_nodes)
 
     # --- reads ------------------------------------------------------------------------
 
@@ -442,6 +469,24 @@ class SQLiteStore:
     def chunk_count(self) -> int:
         return int(self._conn.execute("SELECT count(*) FROM chunks WHERE valid_to IS NULL")
                    .fetchone()[0])
+
+    def dense_search(self, model_id: str, vector: npt.NDArray[np.float32], k: int,
+                     doc_ids: Sequence[str] | None = None,
+                     as_of: date | None = None) -> list[tuple[int, float]]:
+        """Exact top-``k`` by inner product over the cached matrix, filters applied first."""
+        index = self.vector_index(model_id)
+        if index.matrix.size == 0 or k < 1:
+            return []
+        scores = index.matrix @ np.asarray(vector, dtype=np.float32)
+        keep = index.in_force(as_of)
+        if doc_ids is not None:
+            keep &= np.isin(index.doc_ids, list(doc_ids))
+        scores = np.where(keep, scores, -np.inf)
+        n = min(k, len(scores))
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.lexsort((index.rowids[top], -scores[top]))]
+        top = top[np.isfinite(scores[top])]
+        return [(int(index.rowids[i]), float(scores[i])) for i in top]
 
     def vector_index(self, model_id: str) -> VectorIndex:
         # Another process (or connection) may have committed since the cache was built.
