@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from civicsetu.answer.provenance import annotate, sources_to_show
+from civicsetu.cli_store import store_app
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.errors import CivicSetuError, InputError
@@ -339,6 +340,7 @@ def show_cmd(
 graph_app = typer.Typer(help="The citation graph: what cites what, and what derives from "
                                   "what.", no_args_is_help=True)
 app.add_typer(graph_app, name="graph")
+app.add_typer(store_app, name="store")  # issue 14: store migrate (civicsetu.cli_store)
 
 
 @graph_app.command("stats")
@@ -425,6 +427,25 @@ def eval_cmd(
 from civicsetu import cli_documents  # noqa: E402  (registers its group on ``app``)
 
 cli_documents.register(app, _engine, out, err)
+
+
+from civicsetu.cli_doctor import doctor_cmd  # noqa: E402  (issue 9: `civicsetu doctor`)
+
+app.command("doctor")(doctor_cmd)
+
+# Contract review (issue 11): commands live in cli_review.py.
+from civicsetu.cli_review import contract_ask_cmd, eval_contracts_cmd, review_cmd  # noqa: E402
+
+app.command("review")(review_cmd)
+app.command("eval-contracts")(eval_contracts_cmd)
+app.command("contract-ask")(contract_ask_cmd)
+
+# Service commands (issue 10): serve, keys, mcp live in cli_serve.py.
+from civicsetu import cli_serve  # noqa: E402
+
+app.command("serve")(cli_serve.serve)
+app.command("mcp")(cli_serve.mcp)
+app.add_typer(cli_serve.keys_app, name="keys")
 
 
 def main() -> None:

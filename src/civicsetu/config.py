@@ -7,9 +7,54 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from civicsetu.ingest.readers.limits import ReadLimits
+
 
 def _default_home() -> Path:
     return Path.home() / ".civicsetu"
+
+
+class ApiSettings(BaseSettings):
+    """The HTTP service (``civicsetu serve``); env vars ``CIVICSETU_API_<FIELD>``."""
+
+    model_config = SettingsConfigDict(env_prefix="CIVICSETU_API_", extra="ignore")
+
+    open_mode: bool = Field(
+        default=False,
+        description="Serve without API keys. Honoured only when bound to 127.0.0.1/::1/"
+                    "localhost; on any other address the server refuses to start.",
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins allowed to call the API from a browser (JSON list); the UI the "
+                    "server itself serves needs none.",
+    )
+    rate_limit_per_minute: int = Field(
+        default=120, ge=1, description="Requests per minute per API key (per client address "
+                                       "in open mode); more get 429 with Retry-After.")
+    rate_limit_burst: int = Field(
+        default=30, ge=1, description="Requests a key may make at once before the per-minute "
+                                      "rate applies.")
+    max_body_kb: int = Field(default=64, ge=1,
+                             description="Largest JSON request body (KiB); uploads excepted.")
+    max_upload_mb: int = Field(default=20, ge=1, description="Largest uploaded file (MiB).")
+    upload_types: list[str] = Field(
+        default_factory=lambda: [".md", ".txt", ".html", ".htm", ".pdf", ".docx"],
+        description="File name extensions accepted by POST /api/v1/documents.",
+    )
+    cache_ttl_seconds: int = Field(default=600, ge=0,
+                                   description="How long an answer is cached; 0 disables.")
+    cache_max_entries: int = Field(default=1024, ge=1, description="Answers kept in the cache.")
+    topology_max_nodes: int = Field(default=3000, ge=10,
+                                    description="Cap on nodes returned by the graph topology.")
+    graph_max_depth: int = Field(default=3, ge=1,
+                                 description="Deepest neighbourhood /graph/provision serves.")
+    llm_choices: list[str] = Field(
+        default_factory=list,
+        description="LLM specs a request may pick with \"llm\" besides the default "
+                    "(CIVICSETU_LLM) and none; anything else is refused, so clients cannot "
+                    "make the server load files or call URLs.",
+    )
 
 
 class Settings(BaseSettings):
@@ -101,7 +146,54 @@ class Settings(BaseSettings):
                     "(`ingest --allow-partial` indexes it anyway and says how much).",
     )
 
+    # --- hostile files (issue 9): limits per source file, see ingest/readers/limits.py ---
+    max_unpacked_mb: int = Field(
+        default=64, ge=1,
+        description="A .docx (a ZIP) inflating to more than this is refused (MiB), checked "
+                    "while inflating, before python-docx parses it.")
+    max_zip_entries: int = Field(
+        default=2000, ge=1, description="A .docx with more ZIP entries than this is refused.")
+    max_zip_ratio: float = Field(
+        default=200.0, ge=1.0,
+        description="A .docx entry over 1 MiB inflating more than this many times its packed "
+                    "size (a ZIP bomb) is refused.")
+    max_html_depth: int = Field(
+        default=256, ge=8, description="HTML nested deeper than this many elements is refused.")
+    max_pdf_pages: int = Field(
+        default=3000, ge=1,
+        description="A PDF with more pages to read than this is refused (--max-pages reads "
+                    "fewer).")
+    max_read_seconds: float = Field(
+        default=120.0, gt=0,
+        description="Reading one source file may take this long (seconds); a file still "
+                    "being read after it is refused and the batch goes on.")
+
+    # --- store backend (issue 14, PostgreSQL) ---
+    store: str = Field(
+        default="",
+        description="Where the index lives: empty for the SQLite file at db_path, "
+                    "sqlite:PATH for another SQLite file, or postgresql://user:pass@host/db "
+                    "for a shared PostgreSQL + pgvector server (extra [postgres]; "
+                    "docs/POSTGRES.md).",
+    )
+    store_pool_size: int = Field(
+        default=4, ge=1,
+        description="Most connections one process keeps open to a PostgreSQL store.",
+    )
+
+    # --- service (issue 10: REST API, MCP) -----------------------------------------------
+    api: ApiSettings = Field(default_factory=ApiSettings,
+                             description="The HTTP service; see ApiSettings.")
+
+    def read_limits(self) -> ReadLimits:
+        """The hostile-file limits above, as the readers take them."""
+        return ReadLimits(max_unpacked_bytes=self.max_unpacked_mb * 2**20,
+                          max_zip_entries=self.max_zip_entries,
+                          max_zip_ratio=self.max_zip_ratio,
+                          max_html_depth=self.max_html_depth,
+                          max_pdf_pages=self.max_pdf_pages,
+                          max_read_seconds=self.max_read_seconds)
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"
-

@@ -36,7 +36,7 @@ from civicsetu.ingest.pipeline import (
 )
 from civicsetu.search.hybrid import Mode, Searcher, SearchFilters, SearchResult
 from civicsetu.store import Store, open_store
-from civicsetu.store.base import DocumentInfo
+from civicsetu.store.base import DocumentInfo, ProvisionNeighbours, Topology
 from civicsetu.types import Answer, Provision, check_doc_id
 
 
@@ -47,6 +47,7 @@ class Engine:
         self._embedder: Embedder | None = None
         self._searcher: Searcher | None = None
         self._agents: dict[str | None, Agent] = {}
+        self._data_version = -1
 
     def __enter__(self) -> Engine:
         return self
@@ -65,9 +66,19 @@ class Engine:
         return self._embedder
 
     @property
+    def embedder_loaded(self) -> bool:
+        """True once the embedding model has been loaded (it loads on first use)."""
+        return self._embedder is not None
+
+    @property
     def searcher(self) -> Searcher:
         if self._searcher is None:
             self._searcher = Searcher(self.store, self.embedder, self.settings)
+            self._data_version = self.store.data_version()
+        elif self.store.data_version() != self._data_version:
+            # Another process ingested or removed documents since the list was read.
+            self._data_version = self.store.data_version()
+            self._searcher.forget_documents()
         return self._searcher
 
     def ingest(self, specs: Sequence[SourceSpec], *, force: bool = False,
@@ -130,7 +141,8 @@ class Engine:
 
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
                filters: SearchFilters | None = None) -> SearchResult:
-        return self.searcher.search(query, k=k, mode=mode, filters=filters)
+        with self.store.read_snapshot():  # one committed state while another process writes
+            return self.searcher.search(query, k=k, mode=mode, filters=filters)
 
     def ask(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
             filters: SearchFilters | None = None, llm: str | None = None) -> Answer:
@@ -140,6 +152,11 @@ class Engine:
         ``Settings.llm``); with none the answer is extractive. ``mode`` other than hybrid
         is for measurement: it skips the agent and answers from that retriever alone.
         """
+        with self.store.read_snapshot():  # one committed state while another process writes
+            return self._ask(query, k=k, mode=mode, filters=filters, llm=llm)
+
+    def _ask(self, query: str, *, k: int | None, mode: Mode, filters: SearchFilters | None,
+             llm: str | None) -> Answer:
         if mode != "hybrid":
             t0 = time.perf_counter()
             result = self.search(query, k=max(k or self.settings.top_k, 10), mode=mode,
@@ -148,6 +165,11 @@ class Engine:
                                        self.settings.abstain_below)
             answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return annotate(answer, self.store)
+        from civicsetu.review.route import contract_answer  # contract questions (issue 11)
+
+        contract = contract_answer(self.store, query, filters)
+        if contract is not None:
+            return annotate(contract, self.store)
         return annotate(self.agent(llm).run(query, filters), self.store)
 
     def research(self, query: str, *, filters: SearchFilters | None = None,
@@ -176,6 +198,24 @@ class Engine:
                                        get_llm(spec), self.settings.top_k,
                                        self.settings.llm_classifies, self.settings.llm_judge)
         return self._agents[spec]
+
+    def refresh(self) -> None:
+        """Re-open the store after another connection (a background ingest) changed it, so
+        cached vectors, aliases and filters are read again."""
+        self.store.close()
+        self.store = open_store(self.settings)
+        self._searcher = None
+        self._agents.clear()
+
+    def neighbours(self, full_id: str) -> ProvisionNeighbours:
+        """A provision's parent, children and previous/next siblings."""
+        self.show(full_id)  # a clear InputError or NotFoundError for a bad id
+        return self.store.provision_neighbours(full_id)
+
+    def topology(self, doc_ids: Sequence[str] | None = None,
+                 types: Sequence[str] | None = None, max_nodes: int = 2000) -> Topology:
+        """The citation graph's nodes and typed edges, capped at ``max_nodes``."""
+        return self.store.topology(doc_ids, types, max_nodes)
 
     def show(self, full_id: str, as_of: date | None = None) -> Provision:
         """A provision as in force now, or on ``as_of``."""

@@ -42,6 +42,7 @@ from civicsetu.guard.pii import find_pii, redact
 from civicsetu.guard.scope import check_scope
 from civicsetu.llm.base import LLM, Completion, LLMError, Message, ProviderUnavailable
 from civicsetu.llm.pricing import Meter
+from civicsetu.llm.streaming import generate
 from civicsetu.search.decompose import search_decomposed
 from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult, validate_query
 from civicsetu.search.lexicon import expansions
@@ -199,7 +200,7 @@ class Agent:
             messages.append(Message("user", RETRY_NOTE.format(
                 problems="; ".join(state["problems"][:4]))))
         try:
-            completion = self.llm.complete(messages, max_tokens=400)
+            completion = generate(self.llm, messages, max_tokens=400, attempt=generations)
         except LLMError as exc:
             log.warning("llm_failed error=%s", exc)
             notice = (LLM_UNREACHABLE_NOTICE if isinstance(exc, ProviderUnavailable)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from civicsetu.answer.evidence import assess
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
 from civicsetu.answer.verify import fold, verify_citations
+from civicsetu.guard.injection import screen
 from civicsetu.ingest.chunker import SENTENCE_END, display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.store.base import DocumentInfo, Store
@@ -52,10 +53,19 @@ class _Unit:
     matched: dict[str, float] = field(default_factory=dict)  # question stems it holds
 
 
+def without_instructions(result: SearchResult) -> SearchResult:
+    """Drop retrieved passages that carry instructions (``guard.injection``): they are
+    not law, and quoting them would let a planted document change an answer's sources.
+    No provision of the bundled Acts is flagged (tests/guard/test_injection_suite.py)."""
+    kept = [h for h in result.hits if not screen(h.text).flagged]
+    return result if len(kept) == len(result.hits) else replace(result, hits=kept)
+
+
 def answer_extractive(result: SearchResult, store: Store,
                       documents: list[DocumentInfo], abstain_below: float,
                       complete: bool = True) -> Answer:
     t0 = time.perf_counter()
+    result = without_instructions(result)
     query = result.analysis.query
     evidence = assess(result, store, documents, abstain_below)
     if not evidence.answerable or not result.hits:
@@ -82,6 +92,7 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     as its numbered context. With ``complete``, the sub-sections that finish the best
     provision's rule follow it (see ``completions``); with ``selective`` (the shown answer,
     not an LLM's context) weak units that add no question words are left out."""
+    result = without_instructions(result)
     units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
                              result.as_of)
     _score(units, result, store)

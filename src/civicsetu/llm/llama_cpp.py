@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +107,28 @@ class LlamaCpp:
         return Completion(out["choices"][0]["message"].get("content") or "", self.path.name,
                           "gguf", Usage(int(usage.get("prompt_tokens") or 0),
                                         int(usage.get("completion_tokens") or 0)),
+                          time.perf_counter() - t0)
+
+    def stream(self, messages: Sequence[Message], on_token: Callable[[str], None], *,
+               max_tokens: int = 512, temperature: float = 0.0,
+               stop: Sequence[str] = ()) -> Completion:
+        """Like ``complete``, calling ``on_token`` with each piece as llama.cpp makes it."""
+        t0 = time.perf_counter()
+        prompt = [{"role": m.role, "content": m.content} for m in messages]
+        pieces: list[str] = []
+        try:
+            for chunk in self._llm.create_chat_completion(
+                    messages=prompt, max_tokens=max_tokens, temperature=temperature,
+                    stop=list(stop) or None, stream=True):
+                piece = (chunk["choices"][0].get("delta") or {}).get("content") or ""
+                if piece:
+                    pieces.append(piece)
+                    on_token(piece)
+        except (RuntimeError, ValueError) as exc:
+            raise LLMError(f"{self.name}: generation failed ({exc})") from exc
+        # A stream carries no usage: one chunk is one token; the prompt is estimated.
+        return Completion("".join(pieces), self.path.name, "gguf",
+                          Usage(sum(len(m.content) for m in messages) // 4, len(pieces)),
                           time.perf_counter() - t0)
 
 

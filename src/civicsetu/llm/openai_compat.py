@@ -8,9 +8,10 @@ key; ``openai-compatible:MODEL@BASE_URL`` any server (key from
 
 from __future__ import annotations
 
+import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -80,6 +81,69 @@ class OpenAICompatible:
                           Usage(int(usage.get("prompt_tokens") or 0),
                                 int(usage.get("completion_tokens") or 0)),
                           time.perf_counter() - t0)
+
+
+    def stream(self, messages: Sequence[Message], on_token: Callable[[str], None], *,
+               max_tokens: int = 512, temperature: float = 0.0,
+               stop: Sequence[str] = ()) -> Completion:
+        """Like ``complete`` with ``"stream": true``: ``on_token`` gets each content delta
+        as the server sends it (``llm.streaming``); usage from the final chunk if sent."""
+        body: dict[str, Any] = {
+            "model": self.model, "max_tokens": max_tokens, "temperature": temperature,
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "stream": True, "stream_options": {"include_usage": True},
+        }
+        if stop:
+            body["stop"] = list(stop)
+        t0 = time.perf_counter()
+        pieces: list[str] = []
+        usage: dict[str, Any] = {}
+        model = self.model
+        try:
+            with self._client.stream("POST", f"{self.base_url}/chat/completions",
+                                     json=body) as response:
+                if response.status_code >= 400:
+                    response.read()
+                    self._raise_for(response)
+                for line in response.iter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    payload = line[5:].strip()
+                    if payload == "[DONE]":
+                        break
+                    try:
+                        chunk = json.loads(payload)
+                    except ValueError as exc:
+                        raise LLMError(f"{self.name}: malformed stream chunk ({exc})") from exc
+                    model = str(chunk.get("model") or model)
+                    usage = chunk.get("usage") or usage
+                    for choice in chunk.get("choices") or []:
+                        piece = (choice.get("delta") or {}).get("content") or ""
+                        if piece:
+                            pieces.append(piece)
+                            on_token(piece)
+        except httpx.TimeoutException as exc:
+            raise ProviderUnavailable(f"{self.name}: timed out ({exc})") from exc
+        except httpx.TransportError as exc:
+            raise ProviderUnavailable(f"{self.name}: cannot reach {self.base_url} ({exc}); "
+                                      "is the server running?") from exc
+        if not usage:
+            # Servers that do not honour include_usage (llama.cpp's): one delta is one
+            # token, and the prompt is estimated at four characters a token.
+            usage = {"prompt_tokens": sum(len(m.content) for m in messages) // 4,
+                     "completion_tokens": len(pieces)}
+        return Completion("".join(pieces), model, self.provider,
+                          Usage(int(usage.get("prompt_tokens") or 0),
+                                int(usage.get("completion_tokens") or 0)),
+                          time.perf_counter() - t0)
+
+    def _raise_for(self, response: httpx.Response) -> None:
+        if response.status_code == 429:
+            raise RateLimited(f"{self.name}: rate limited (HTTP 429)")
+        if response.status_code >= 500:
+            raise ProviderUnavailable(f"{self.name}: server error HTTP {response.status_code}")
+        raise LLMError(f"{self.name}: HTTP {response.status_code}: "
+                       f"{response.text[:200]}; check the model name and API key")
 
 
 def _named(provider: str) -> Any:

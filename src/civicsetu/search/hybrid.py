@@ -1,4 +1,4 @@
-"""Hybrid retrieval: BM25 (FTS5) and dense (exact cosine) fused by reciprocal rank.
+"""Hybrid retrieval: BM25 and dense (``Store.dense_search``) fused by reciprocal rank.
 
 Then: for questions that follow references, penalties or time limits, the citation-graph
 neighbours of the best provisions join as one more ranked list (``graph_expand``);
@@ -13,8 +13,6 @@ import time
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
-
-import numpy as np
 
 from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
@@ -67,6 +65,11 @@ class Searcher:
         if self._documents is None:
             self._documents = self.store.documents()
         return self._documents
+
+    def forget_documents(self) -> None:
+        """Read the document list again on the next search (another process changed it)."""
+        self._documents = None
+        self._router = None
 
     @property
     def router(self) -> Router:
@@ -213,20 +216,11 @@ class Searcher:
 
     def _dense(self, query_vector: Vectors, allowed: set[str],
                as_of: date | None) -> tuple[list[int], float]:
-        index = self.store.vector_index(self.embedder.model_id)
-        if index.matrix.size == 0:
-            return [], 0.0
-        scores = index.matrix @ query_vector
-        keep = index.in_force(as_of)
-        if len(allowed) < len(self.documents):
-            keep &= np.isin(index.doc_ids, sorted(allowed))
-        scores = np.where(keep, scores, -np.inf)
-        n = min(self.settings.candidates, len(scores))
-        top = np.argpartition(-scores, n - 1)[:n]
-        top = top[np.argsort(-scores[top])]
-        top = top[np.isfinite(scores[top])]
-        best = float(scores[top[0]]) if len(top) else 0.0
-        return [int(index.rowids[i]) for i in top], best
+        scope = None if len(allowed) == len(self.documents) else sorted(allowed)
+        ranked = self.store.dense_search(self.embedder.model_id, query_vector,
+                                         self.settings.candidates, scope, as_of)
+        best = ranked[0][1] if ranked else 0.0
+        return [rowid for rowid, _ in ranked], best
 
     def _fuse(self, lists: list[list[int]],
               weights: list[float] | None = None) -> dict[int, float]:

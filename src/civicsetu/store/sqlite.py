@@ -1,8 +1,12 @@
 """The embedded default store: one SQLite file (WAL) with FTS5 and float32 vector BLOBs.
 
 Writes for one document happen in one transaction, so a failed ingest leaves nothing
-half-written. Vectors live in a content-addressed table keyed by the hash of the text
-that was embedded: unchanged text is never embedded twice, even across re-ingests.
+half-written: the document row, its provisions, chunks, vectors, FTS rows, metadata and
+the reference edges resolved across documents all commit together, or none of them do
+(a kill -9 in the middle of the write leaves the previous state, see
+``tests/store/test_crash.py``). Vectors live in a content-addressed table keyed by the
+hash of the text that was embedded: unchanged text is never embedded twice, even across
+re-ingests.
 """
 
 from __future__ import annotations
@@ -19,13 +23,18 @@ import numpy.typing as npt
 
 from civicsetu.errors import NotFoundError, StoreError
 from civicsetu.store import sqlite_graph as graph
+from civicsetu.store import sqlite_outline as outline
 from civicsetu.store import sqlite_versions as versions
 from civicsetu.store.base import (
     ChunkRow,
     DocumentInfo,
+    Finding,
     GraphEdge,
+    GraphNode,
     GraphStats,
     Provenance,
+    ProvisionNeighbours,
+    Topology,
     VectorIndex,
 )
 from civicsetu.store.migrations import apply_migrations, known_migrations
@@ -74,12 +83,24 @@ class SQLiteStore:
             raise StoreError(f"cannot open the index {self.path}: {exc}; delete it and "
                              "ingest again, or point CIVICSETU_HOME elsewhere") from exc
         self._vector_cache: dict[str, VectorIndex] = {}
+        self._data_version = -1
 
     def close(self) -> None:
         self._conn.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        if self._conn.in_transaction:  # inside read_snapshot: a savepoint upgrades it
+            self._conn.execute("SAVEPOINT write")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK TO write")
+                self._conn.execute("RELEASE write")
+                raise
+            self._conn.execute("RELEASE write")
+            self._vector_cache.clear()
+            return
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield self._conn
@@ -88,6 +109,24 @@ class SQLiteStore:
             raise
         self._conn.execute("COMMIT")
         self._vector_cache.clear()
+
+    @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """Every read inside sees the index as of one moment: a document another process
+        writes or deletes meanwhile is wholly there or wholly absent. Re-entrant."""
+        if self._conn.in_transaction:
+            yield
+            return
+        self._conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+
+    def data_version(self) -> int:
+        """A number that changes when another connection commits to the index."""
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
 
     # --- writes -----------------------------------------------------------------------
 
@@ -110,9 +149,11 @@ class SQLiteStore:
         return found
 
     def replace_document(self, parsed: ParsedDocument, model_id: str,
-                         new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None:
-        """Write a document's new version in one transaction; changed sections of the old
-        version are superseded, not deleted (``sqlite_versions``)."""
+                         new_vectors: Mapping[str, npt.NDArray[np.float32]],
+                         provenance: Provenance | None = None) -> None:
+        """Write a document's new version in one transaction, its provenance and resolved
+        references included; changed sections of the old version are superseded, not
+        deleted (``sqlite_versions``)."""
         doc = parsed.document
         now = datetime.now(UTC).isoformat()
         with self._transaction() as c:
@@ -160,13 +201,21 @@ class SQLiteStore:
                           [(e.src, e.dst, e.type.value, doc.id)
                            for e in graph.static_edges(parsed)])
             graph.write_metadata(c, parsed)
+            if provenance is not None:
+                self._write_provenance(c, doc.id, provenance)
+            # In the same transaction: a crash after the commit can no longer leave the
+            # document searchable without its reference edges or its provenance.
+            graph.resolve_references(c)
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove a document and all that hangs off it, in one transaction: its rows
         (cascade), FTS rows, edges into it from other documents, vectors no other chunk
-        uses; references that pointed into it become unresolved again."""
+        uses; references from other documents are resolved again in the same transaction."""
         with self._transaction() as c:
-            return self._delete_document(c, doc_id)
+            removed = self._delete_document(c, doc_id)
+            if removed:
+                graph.resolve_references(c)
+            return removed
 
     @staticmethod
     def _delete_document(c: sqlite3.Connection, doc_id: str) -> bool:
@@ -195,14 +244,27 @@ class SQLiteStore:
 
     def set_provenance(self, doc_id: str, provenance: Provenance) -> None:
         with self._transaction() as c:
-            c.execute("UPDATE documents SET origin = ?, origin_path = ?, origin_at = ?, "
-                      "lookalike_of = ? WHERE id = ?",
-                      (provenance.origin, provenance.path, provenance.ingested_at,
-                       provenance.lookalike_of, doc_id))
+            self._write_provenance(c, doc_id, provenance)
+
+    @staticmethod
+    def _write_provenance(c: sqlite3.Connection, doc_id: str, provenance: Provenance) -> None:
+        c.execute("UPDATE documents SET origin = ?, origin_path = ?, origin_at = ?, "
+                  "lookalike_of = ? WHERE id = ?",
+                  (provenance.origin, provenance.path, provenance.ingested_at,
+                   provenance.lookalike_of, doc_id))
 
     def resolve_references(self) -> None:
         with self._transaction() as c:
             graph.resolve_references(c)
+
+    def doctor(self, fix: bool = False) -> list[Finding]:
+        """Run the checks of ``sqlite_doctor``; with ``fix`` repair in one transaction."""
+        from civicsetu.store.sqlite_doctor import run_doctor
+
+        try:
+            return run_doctor(self._conn, fix)
+        finally:
+            self._vector_cache.clear()
 
     # --- research memory ----------------------------------------------------------------
 
@@ -219,6 +281,19 @@ class SQLiteStore:
             c.execute("INSERT OR REPLACE INTO qa_memory VALUES (?,?,?,?,?)",
                       (corpus, question, np.asarray(vector, dtype=np.float32).tobytes(),
                        payload, datetime.now(UTC).isoformat()))
+
+    def set_document_metadata(self, doc_id: str, values: Mapping[str, str]) -> None:
+        """Replace the metadata of ``doc_id`` (contract parties, dates, law, signatories)."""
+        with self._transaction() as c:
+            c.execute("DELETE FROM document_metadata WHERE doc_id = ?", (doc_id,))
+            c.executemany("INSERT INTO document_metadata VALUES (?,?,?)",
+                          [(doc_id, k, v) for k, v in values.items()])
+
+    def document_metadata(self, doc_id: str) -> dict[str, str]:
+        """The metadata stored for ``doc_id`` ({} when none was extracted)."""
+        rows = self._conn.execute("SELECT key, value FROM document_metadata WHERE doc_id = ?"
+                                  " ORDER BY key", (doc_id,)).fetchall()
+        return {k: v for k, v in rows}
 
     # --- graph and metadata -------------------------------------------------------------
 
@@ -245,6 +320,16 @@ class SQLiteStore:
 
     def graph_stats(self) -> GraphStats:
         return graph.graph_stats(self._conn)
+
+    def provision_neighbours(self, full_id: str) -> ProvisionNeighbours:
+        return outline.neighbours(self._conn, full_id)
+
+    def graph_nodes(self, ids: Sequence[str]) -> list[GraphNode]:
+        return outline.graph_nodes(self._conn, ids)
+
+    def topology(self, doc_ids: Sequence[str] | None, types: Sequence[str] | None,
+                 max_nodes: int) -> Topology:
+        return outline.topology(self._conn, doc_ids, types, max_nodes)
 
     # --- reads ------------------------------------------------------------------------
 
@@ -385,7 +470,30 @@ class SQLiteStore:
         return int(self._conn.execute("SELECT count(*) FROM chunks WHERE valid_to IS NULL")
                    .fetchone()[0])
 
+    def dense_search(self, model_id: str, vector: npt.NDArray[np.float32], k: int,
+                     doc_ids: Sequence[str] | None = None,
+                     as_of: date | None = None) -> list[tuple[int, float]]:
+        """Exact top-``k`` by inner product over the cached matrix, filters applied first."""
+        index = self.vector_index(model_id)
+        if index.matrix.size == 0 or k < 1:
+            return []
+        scores = index.matrix @ np.asarray(vector, dtype=np.float32)
+        keep = index.in_force(as_of)
+        if doc_ids is not None:
+            keep &= np.isin(index.doc_ids, list(doc_ids))
+        scores = np.where(keep, scores, -np.inf)
+        n = min(k, len(scores))
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.lexsort((index.rowids[top], -scores[top]))]
+        top = top[np.isfinite(scores[top])]
+        return [(int(index.rowids[i]), float(scores[i])) for i in top]
+
     def vector_index(self, model_id: str) -> VectorIndex:
+        # Another process (or connection) may have committed since the cache was built.
+        version = self.data_version()
+        if version != self._data_version:
+            self._vector_cache.clear()
+            self._data_version = version
         if model_id in self._vector_cache:
             return self._vector_cache[model_id]
         rows = self._conn.execute(

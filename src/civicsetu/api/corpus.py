@@ -1,0 +1,225 @@
+"""Corpus routes: documents (list, upload as a background job, delete), jobs, provisions
+and search.
+
+Uploads are checked before anything is written: the name must be a plain file name with an
+allowed extension (no folders, no ``..``), the size within ``max_upload_mb``; the file is
+stored as ``$CIVICSETU_HOME/uploads/<job>/<name>`` and nowhere else.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import date
+from pathlib import Path as FsPath
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, File, Form, Path, Query, Request, Response, UploadFile
+
+from civicsetu.api.models import (
+    DocTypeName,
+    DocumentsResponse,
+    JobOut,
+    ProvisionResponse,
+    SearchResponse,
+)
+from civicsetu.api.problems import ApiProblem
+from civicsetu.api.query import filters_of
+from civicsetu.api.state import ServiceState
+from civicsetu.engine import Engine
+from civicsetu.ingest.chunker import display_path
+from civicsetu.ingest.pipeline import SourceSpec
+from civicsetu.types import DocType, split_provision_id
+
+router = APIRouter(prefix="/api/v1", tags=["corpus"])
+
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,150}$")
+_DOC_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,119}$")
+ProvisionId = Annotated[str, Path(min_length=3, max_length=300,
+                                  description="DOC#PATH, URL-encoded (# is %23).")]
+
+
+def _state(request: Request) -> ServiceState:
+    state: ServiceState = request.app.state.civicsetu
+    return state
+
+
+def safe_upload_name(name: str | None, allowed: list[str]) -> str:
+    """The uploaded file's name if it is a plain, allowed file name; else a 400 problem."""
+    if not name:
+        raise ApiProblem(400, "the upload has no file name", "bad-file-name")
+    if "/" in name or "\\" in name or ".." in name or "\x00" in name \
+            or not _SAFE_NAME.match(name):
+        raise ApiProblem(400, "the file name must be a plain name (letters, digits, spaces, "
+                         "._-()) with no folders or `..`; rename the file and upload again",
+                         "bad-file-name")
+    suffix = FsPath(name).suffix.lower()
+    if suffix not in allowed:
+        raise ApiProblem(415, f"{suffix or 'no extension'} files are not accepted; upload "
+                         f"one of {', '.join(allowed)}", "unsupported-type")
+    return name
+
+
+def doc_id_from(name: str) -> str:
+    """A document id slug from a file name: ``Model Tenancy Act.md`` -> ``model-tenancy-act``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", FsPath(name).stem.lower()).strip("-")
+    return slug[:120] or "document"
+
+
+@router.get("/documents", response_model=DocumentsResponse, summary="The ingested documents")
+def list_documents(request: Request) -> dict[str, Any]:
+    state = _state(request)
+    docs = state.read(lambda e: e.documents())
+    return {"documents": [{"id": d.id, "title": d.title, "short_title": d.short_title,
+                           "source": d.source, "jurisdiction": d.jurisdiction,
+                           "doc_type": d.doc_type, "content_hash": d.content_hash,
+                           "provisions": d.provisions, "chunks": d.chunks} for d in docs],
+            "fingerprint": state.fingerprint()}
+
+
+@router.post("/documents", response_model=JobOut, status_code=202,
+             summary="Upload a document; it is ingested by a background job")
+async def upload_document(
+    request: Request,
+    file: Annotated[UploadFile, File(description="The document (.md .txt .html .pdf .docx).")],
+    doc_id: Annotated[str | None, Form(description="Id slug; default from the file name.")]
+    = None,
+    title: Annotated[str | None, Form(max_length=300)] = None,
+    jurisdiction: Annotated[str, Form(max_length=20)] = "IN",
+    doc_type: Annotated[DocTypeName, Form()] = "act",
+) -> dict[str, Any]:
+    """Answers 202 with the job; poll ``GET /api/v1/jobs/{id}`` for progress."""
+    state = _state(request)
+    api = state.settings.api
+    name = safe_upload_name(file.filename, api.upload_types)
+    if doc_id is not None and not _DOC_ID.match(doc_id):
+        raise ApiProblem(400, "doc_id must be lowercase letters, digits and hyphens",
+                         "bad-doc-id")
+    limit = api.max_upload_mb * 1024 * 1024
+    job_key = uuid.uuid4().hex
+    root = (state.settings.home / "uploads").resolve()
+    folder = root / job_key
+    target = (folder / name).resolve()
+    if target.parent != folder:  # belt and braces: the name check already forbids this
+        raise ApiProblem(400, "the file name escapes the upload folder", "bad-file-name")
+    folder.mkdir(parents=True, exist_ok=True)
+    size = 0
+    with target.open("wb") as out:
+        while chunk := await file.read(1024 * 1024):
+            size += len(chunk)
+            if size > limit:
+                out.close()
+                target.unlink(missing_ok=True)
+                folder.rmdir()
+                raise ApiProblem(413, f"the file is larger than {api.max_upload_mb} MiB",
+                                 "upload-too-large")
+            out.write(chunk)
+    if size == 0:
+        target.unlink(missing_ok=True)
+        folder.rmdir()
+        raise ApiProblem(400, "the uploaded file is empty", "empty-upload")
+    spec = SourceSpec(target, doc_id=doc_id or doc_id_from(name), jurisdiction=jurisdiction,
+                      doc_type=DocType(doc_type), title=title or None)
+    job: dict[str, Any] = request.app.state.jobs.submit(spec, name, folder)
+    return job
+
+
+@router.get("/jobs/{job_id}", response_model=JobOut, summary="A background job's progress")
+def get_job(request: Request,
+            job_id: Annotated[str, Path(pattern=r"^[a-f0-9]{32}$")]) -> dict[str, Any]:
+    job = _state(request).db.job(job_id)
+    if job is None:
+        raise ApiProblem(404, f"no job {job_id}; jobs are listed when they are created",
+                         "not-found")
+    return job
+
+
+@router.delete("/documents/{doc_id}", status_code=204, response_class=Response,
+               summary="Delete a document and everything derived from it")
+def delete_document(request: Request,
+                    doc_id: Annotated[str, Path(min_length=1, max_length=200)]) -> Response:
+    state = _state(request)
+    state.run(lambda e: e.remove_document(doc_id))
+    state.corpus_changed()
+    return Response(status_code=204)
+
+
+def _link(engine: Engine, full_id: str | None) -> dict[str, str] | None:
+    if full_id is None:
+        return None
+    _, path = split_provision_id(full_id)
+    return {"id": full_id, "label": display_path(path)}
+
+
+def provision_body(engine: Engine, full_id: str, as_of: date | None) -> dict[str, Any]:
+    """Everything the provision panel shows (text, place, versions, references)."""
+    p = engine.show(full_id, as_of)  # InputError (400) for a malformed id
+    doc_id, path = split_provision_id(full_id)
+    # The document's title without reading its whole text.
+    doc_title = next((n.title for n in engine.store.graph_nodes([doc_id])), doc_id)
+    around = engine.neighbours(full_id)
+    crumbs = [{"id": doc_id, "label": doc_title}]
+    chain: list[str] = []
+    parent = around.parent
+    while parent is not None and len(chain) < 12:
+        chain.append(parent)
+        parent = engine.store.provision_neighbours(parent).parent
+    crumbs += [{"id": c, "label": display_path(split_provision_id(c)[1])}
+               for c in reversed(chain)]
+    crumbs.append({"id": full_id, "label": display_path(path)})
+
+    def edges(direction: str) -> list[dict[str, str]]:
+        rows = engine.store.edges(full_id, direction)
+        return [{"id": e.dst if direction == "out" else e.src, "type": e.type, "text": e.text}
+                for e in rows if e.type != "HAS_PART"]
+
+    return {"id": full_id, "doc_id": doc_id, "path": path, "label": display_path(path),
+            "kind": p.kind.value, "title": p.title, "text": p.text, "start": p.start,
+            "end": p.end, "page": p.page, "page_end": p.page_end,
+            "valid_from": p.valid_from, "valid_to": p.valid_to,
+            "footnotes": [{"marker": f.marker, "text": f.text} for f in p.footnotes],
+            "document_title": doc_title, "breadcrumb": crumbs,
+            "parent": _link(engine, around.parent),
+            "children": [_link(engine, c) for c in around.children],
+            "previous": _link(engine, around.previous), "next": _link(engine, around.next),
+            "versions": [{"valid_from": v.valid_from, "valid_to": v.valid_to}
+                         for v in engine.store.history(full_id)],
+            "references_out": edges("out"), "references_in": edges("in"),
+            "unresolved": [{"id": e.dst, "type": e.type, "text": e.text}
+                           for e in engine.store.unresolved_references(full_id)]}
+
+
+@router.get("/provisions/{provision_id}", response_model=ProvisionResponse,
+            summary="A provision with its place, versions and references")
+def get_provision(request: Request, provision_id: ProvisionId,
+                  as_of: Annotated[date | None, Query(description="As in force on.")] = None
+                  ) -> dict[str, Any]:
+    return _state(request).read(lambda e: provision_body(e, provision_id, as_of))
+
+
+@router.get("/search", response_model=SearchResponse, summary="Ranked provisions for a query")
+def search(
+    request: Request,
+    q: Annotated[str, Query(min_length=1, max_length=2000, description="The query.")],
+    k: Annotated[int, Query(ge=1, le=50)] = 10,
+    mode: Annotated[Literal["hybrid", "bm25", "dense"], Query()] = "hybrid",
+    doc: Annotated[list[str] | None, Query(description="Only these documents.")] = None,
+    jurisdiction: Annotated[str | None, Query(max_length=20)] = None,
+    doc_type: Annotated[DocTypeName | None, Query()] = None,
+    as_of: Annotated[date | None, Query()] = None,
+) -> dict[str, Any]:
+    filters = filters_of(doc, jurisdiction, doc_type, as_of)
+
+    def run(engine: Engine) -> dict[str, Any]:
+        result = engine.search(q, k=k, mode=mode, filters=filters)
+        titles = {n.id: n.title for n in
+                  engine.store.graph_nodes([h.provision_id for h in result.hits])}
+        hits = [{"id": h.provision_id, "doc_id": h.doc_id, "path": h.provision_path,
+                 "label": display_path(h.provision_path),
+                 "title": titles.get(h.provision_id, ""), "text": h.text, "start": h.start,
+                 "end": h.end, "score": round(h.score, 6), "pinned": h.pinned}
+                for h in result.hits]
+        return {"query": q, "hits": hits, "best_cosine": result.best_cosine,
+                "timings_ms": result.timings_ms}
+
+    return _state(request).run(run)
