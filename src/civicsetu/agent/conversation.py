@@ -186,7 +186,9 @@ def anchor_of(turn: dict[str, Any], store: Store) -> str | None:
         hits = sum(w in title for w in words)
         if hits > best_hits:
             best, best_hits = section, hits
-    return best or (candidates[0] if candidates else None)
+    # No other section cited (answers quote fewer, better provisions): the turn stayed on
+    # the section it came from.
+    return best or (candidates[0] if candidates else came_from)
 
 
 def _content_words(text: str) -> set[str]:
