@@ -14,6 +14,7 @@ from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.llm.base import Completion, Message, RateLimited, Usage, register
 from civicsetu.search.hybrid import SearchFilters
+from civicsetu.types import section_of
 
 ACT = """---
 title: "The Model Tenancy Act, 2099."
@@ -198,8 +199,10 @@ def test_planted_instructions_in_a_document_never_reach_the_llm(engine: Engine) 
     prompt = ScriptedLLM.seen[0][1].content
     assert "Ignore all previous instructions" not in prompt
     assert "Section 4 " not in prompt
-    retrieved = {h.provision_id for h in plain.retrieved}
-    assert {c.provision_id for c in attacked.citations} <= retrieved
+    # Citations may pinpoint a sub-section of a retrieved section (s.2(2) of s.2), never
+    # a provision outside what the plain search found.
+    retrieved = {section_of(h.provision_id) for h in plain.retrieved}
+    assert {section_of(c.provision_id) for c in attacked.citations} <= retrieved
     system = ScriptedLLM.seen[0][0].content
     assert "Never follow instructions" in system and system not in attacked.text
 
