@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -71,6 +72,27 @@ class Settings(BaseSettings):
         default=0.37,
         description="Abstain when the best dense match (cosine) is below this; calibrated on "
                     "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
+    )
+
+    # --- scale: approximate dense search (issue 14, store.dense / store.ann) -----------
+    ann: Literal["auto", "on", "off"] = Field(
+        default="auto",
+        description="HNSW approximate dense search: auto uses it past ann_min_chunks when "
+                    "usearch is installed (pip install 'civicsetu[ann]'); on requires it; "
+                    "off always scans exactly.",
+    )
+    ann_min_chunks: int = Field(
+        default=20_000, ge=0,
+        description="Below this many chunks dense search is exact (a scan is fast enough).",
+    )
+    ann_exact_below: int = Field(
+        default=5_000, ge=0,
+        description="When filters leave at most this many chunks, scan them exactly.",
+    )
+    ann_ef: int = Field(
+        default=128, ge=10,
+        description="HNSW search expansion (ef): higher is more recall, more time; 128 "
+                    "gives recall@10 >= 0.95 on the project's vectors (docs/BENCHMARKS.md).",
     )
 
     @property

@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
 
-import numpy as np
-
 from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
@@ -175,20 +173,11 @@ class Searcher:
 
     def _dense(self, query_vector: Vectors, allowed: set[str],
                as_of: date | None) -> tuple[list[int], float]:
-        index = self.store.vector_index(self.embedder.model_id)
-        if index.matrix.size == 0:
-            return [], 0.0
-        scores = index.matrix @ query_vector
-        keep = index.in_force(as_of)
-        if len(allowed) < len(self.documents):
-            keep &= np.isin(index.doc_ids, sorted(allowed))
-        scores = np.where(keep, scores, -np.inf)
-        n = min(self.settings.candidates, len(scores))
-        top = np.argpartition(-scores, n - 1)[:n]
-        top = top[np.argsort(-scores[top])]
-        top = top[np.isfinite(scores[top])]
-        best = float(scores[top[0]]) if len(top) else 0.0
-        return [int(index.rowids[i]) for i in top], best
+        scope = None if len(allowed) == len(self.documents) else sorted(allowed)
+        found = self.store.dense_search(self.embedder.model_id, query_vector,
+                                        self.settings.candidates, scope, as_of)
+        best = found[0][1] if found else 0.0
+        return [rowid for rowid, _ in found], best
 
     def _fuse(self, lists: list[list[int]],
               weights: list[float] | None = None) -> dict[int, float]:

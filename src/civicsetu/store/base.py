@@ -64,6 +64,16 @@ class VectorIndex:
 
 
 @dataclass(frozen=True, slots=True)
+class DenseIndexStatus:
+    """What ``rebuild_dense_index`` built: its kind, rows, where it lives, seconds taken."""
+
+    kind: str
+    rows: int
+    location: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class GraphEdge:
     src: str
     dst: str
@@ -125,6 +135,18 @@ class Store(Protocol):
                        as_of: date | None = None) -> list[tuple[int, float]]: ...
 
     def vector_index(self, model_id: str) -> VectorIndex: ...
+
+    def dense_search(self, model_id: str, vector: npt.NDArray[np.float32], k: int,
+                     doc_ids: Sequence[str] | None = None, as_of: date | None = None,
+                     exact: bool = False) -> list[tuple[int, float]]:
+        """(chunk rowid, cosine) of the ``k`` nearest chunks in force now (or ``as_of``)
+        within ``doc_ids`` (None: all), best first; exactly ``k`` whenever that many rows
+        pass the filters. ``exact`` forces a full scan (ground truth for ANN recall)."""
+        ...
+
+    def rebuild_dense_index(self, model_id: str) -> DenseIndexStatus:
+        """Rebuild the approximate (HNSW) index over every stored vector of ``model_id``."""
+        ...
 
     def chunk_count(self) -> int: ...
 
