@@ -435,6 +435,10 @@ def eval_cmd(
         out.print(md_path.read_text(encoding="utf-8"), highlight=False)
         err.print(f"wrote {md_path} and {json_path}")
 
+from civicsetu.cli_index import index_app  # noqa: E402
+
+app.add_typer(index_app, name="index")
+
 
 def main() -> None:
     try:

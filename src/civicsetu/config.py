@@ -78,7 +78,7 @@ class Settings(BaseSettings):
     ann: Literal["auto", "on", "off"] = Field(
         default="auto",
         description="HNSW approximate dense search: auto uses it past ann_min_chunks when "
-                    "usearch is installed (pip install 'civicsetu[ann]'); on requires it; "
+                    "faiss-cpu is installed (pip install 'civicsetu[ann]'); on requires it; "
                     "off always scans exactly.",
     )
     ann_min_chunks: int = Field(

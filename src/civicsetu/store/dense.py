@@ -160,7 +160,7 @@ class DenseIndex:
         if self.ann is not None and self._ann_checked:
             return self.ann
         dim = self.matrix.shape[1]
-        loaded = ann_mod.AnnIndex.load(self.db_path, self.model_id, dim, self.settings.ann_ef)
+        loaded = ann_mod.AnnIndex.load(self.db_path, self.model_id, dim)
         if loaded is None:
             self.ann = self.build_ann()
         else:
@@ -173,7 +173,7 @@ class DenseIndex:
         """Make a loaded index hold exactly the current rows (see the module docstring)."""
         changed = [d for d in self.stamps.keys() | index.stamps.keys()
                    if self.stamps.get(d) != index.stamps.get(d)]
-        keys = index.keys()
+        keys = np.unique(index.keys())
         extra = np.setdiff1d(keys, self.rowids)
         codes = np.array([self._doc_codes[d] for d in changed if d in self._doc_codes],
                          dtype=np.int32)
@@ -187,7 +187,7 @@ class DenseIndex:
     def build_ann(self) -> ann_mod.AnnIndex:
         """Build the HNSW index from scratch over every row."""
         t = time.perf_counter()
-        index = ann_mod.AnnIndex(self.matrix.shape[1], self.settings.ann_ef)
+        index = ann_mod.AnnIndex(self.matrix.shape[1])
         index.add(self.rowids, self.matrix)
         index.stamps = dict(self.stamps)
         log.info("ann_built rows=%d seconds=%.1f", len(self.rowids), time.perf_counter() - t)

@@ -427,7 +427,7 @@ class SQLiteStore:
         index.ann = index.build_ann()
         index._ann_checked = True
         path = index.save_ann()
-        return DenseIndexStatus("hnsw (usearch)", len(index.rowids), str(path),
+        return DenseIndexStatus("hnsw (faiss)", len(index.rowids), str(path),
                                 round(time.perf_counter() - t, 2))
 
 
