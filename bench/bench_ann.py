@@ -122,6 +122,43 @@ def run(dbs: list[Path], queries: list[str]) -> str:
     return "\n".join(lines)
 
 
+def store_recall(home: Path, queries: list[str]) -> str:
+    """recall@10 of the store's own dense search (HNSW + filters + exact rescoring) against
+    its exact scan, per filter, on an index whose HNSW file is already built."""
+    from datetime import date
+
+    from civicsetu.config import Settings
+    from civicsetu.engine import Engine
+
+    lines = ["| filter | rows allowed | recall@10 | ANN p50 ms | exact p50 ms |",
+             "|---|---|---|---|---|"]
+    with Engine(Settings(home=home)) as engine:
+        model = engine.embedder.model_id
+        qv = [engine.embedder.embed_query(q) for q in queries]
+        docs = [d for d in engine.store.documents()]
+        karnataka = [d.id for d in docs if d.jurisdiction == "IN-KA"] or None
+        rera = [d.id for d in docs if d.id.startswith("the-real-estate")][:1]
+        filters: dict[str, dict[str, object]] = {
+            "none": {}, "jurisdiction IN-KA": {"doc_ids": karnataka},
+            "one document": {"doc_ids": rera}, "as of 2020-01-01": {"as_of": date(2020, 1, 1)}}
+        engine.store.dense_search(model, qv[0], K)  # load vectors and the HNSW file
+        for name, kw in filters.items():
+            hits, total, ann_ms, exact_ms = 0, 0, [], []
+            for q in qv:
+                t = time.perf_counter()
+                got = engine.store.dense_search(model, q, K, **kw)  # type: ignore[arg-type]
+                ann_ms.append((time.perf_counter() - t) * 1000)
+                t = time.perf_counter()
+                want = engine.store.dense_search(model, q, K, exact=True,
+                                                 **kw)  # type: ignore[arg-type]
+                exact_ms.append((time.perf_counter() - t) * 1000)
+                hits += len({r for r, _ in want} & {r for r, _ in got})
+                total += len(want)
+            lines.append(f"| {name} | {'all' if not kw else '-'} | {hits / max(total, 1):.3f} |"
+                         f" {percentile(ann_ms, 50):.2f} | {percentile(exact_ms, 50):.2f} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -130,9 +167,20 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=100, help="questions to use")
     parser.add_argument("--write", type=Path, help="write a section of this BENCHMARKS.md")
     parser.add_argument("--section", default="ann-libraries")
+    parser.add_argument("--store", action="store_true",
+                        help="measure the store's dense search on the (one) HOME given")
     args = parser.parse_args()
     queries = [json.loads(line)["query"] for line in
                args.queries.read_text(encoding="utf-8").splitlines() if line.strip()][:args.n]
+    if args.store:
+        body = (f"{args.dbs[0]}, {len(queries)} dev questions, k={K}, {machine()}.\n\n"
+                + store_recall(args.dbs[0], queries))
+        print(body)
+        if args.write:
+            write_section(args.write, "ann-store-recall",
+                          "## Dense search through the store: HNSW against exact\n\n"
+                          f"`python -m bench.bench_ann --store {args.dbs[0]}`\n\n{body}")
+        return
     body = run(args.dbs, queries)
     print(body)
     if args.write:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from dataclasses import asdict
 from datetime import date
 from pathlib import Path
@@ -11,7 +12,14 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from civicsetu.config import Settings
@@ -83,7 +91,8 @@ def _mode(mode: str) -> Mode:
 
 def _progress(*, disabled: bool) -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=err, transient=True, disable=disabled)
+                    TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                    console=err, transient=True, disable=disabled)
 
 
 def _print_json(obj: Any) -> None:
@@ -129,12 +138,18 @@ def ingest_cmd(
     with _engine(home) as engine, progress:
         task = progress.add_task("ingest", total=len(specs))
         current: dict[str, int] = {}
+        chunks = {"finished": 0, "doc": 0}
+        started = time.perf_counter()
 
         def on_progress(doc_id: str, done: int, total: int) -> None:
             if doc_id not in current:
                 current[doc_id] = len(current)
+                chunks["finished"] += chunks["doc"]
                 progress.update(task, completed=current[doc_id])
-            progress.update(task, description=f"{doc_id[:48]}: {done}/{total} chunks")
+            chunks["doc"] = done
+            rate = (chunks["finished"] + done) / max(time.perf_counter() - started, 1e-6)
+            progress.update(task, description=f"{doc_id[:40]}: {done}/{total} chunks, "
+                                              f"{rate:.0f} chunks/s")
 
         reports = engine.ingest(specs, force=force, on_progress=on_progress) if specs else []
         if registry is not None:

@@ -43,7 +43,10 @@ class Settings(BaseSettings):
         description="After the citation, quote and number checks pass, ask the LLM whether "
                     "the answer follows from its sources (one more call); a NO is retried.",
     )
-    embed_batch_size: int = Field(default=32, ge=1, description="Passages per embedding call.")
+    embed_batch_size: int = Field(
+        default=8, ge=1,
+        description="Passages per model call; ingestion hands the embedder 16 batches at a "
+                    "time, sorted by length (8 measured fastest, docs/BENCHMARKS.md).")
     chunk_max_chars: int = Field(
         default=1000,
         ge=200,

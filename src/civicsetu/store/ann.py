@@ -79,6 +79,7 @@ class AnnIndex:
     def add(self, keys: npt.NDArray[np.int64], vectors: npt.NDArray[np.float32]) -> None:
         if len(keys) == 0:
             return
+        _faiss().omp_set_num_threads(os.cpu_count() or 1)  # building uses every core
         self._index.add_with_ids(np.ascontiguousarray(vectors, np.float32),
                                  np.ascontiguousarray(keys, np.int64))
         self.changed = True
@@ -94,7 +95,10 @@ class AnnIndex:
         """Up to ``count`` distinct keys, nearest first, exploring at least ``ef``."""
         if len(self) == 0:
             return np.zeros(0, dtype=np.int64)
-        params = _faiss().SearchParametersHNSW()
+        faiss = _faiss()
+        # One query walks one graph: OpenMP workers would only spin on shared cores.
+        faiss.omp_set_num_threads(1)
+        params = faiss.SearchParametersHNSW()
         params.efSearch = max(ef, count)
         _, found = self._index.search(np.asarray(vector, np.float32)[None, :],
                                       min(count, len(self)), params=params)
