@@ -73,7 +73,7 @@ def test_show_prints_the_provision_with_footnotes(bundled_home: Path) -> None:
     [
         (["show", f"{RERA}#s.999"], 5, "has no provision s.999"),
         (["show", "nope#s.1"], 5, "no document 'nope'"),
-        (["show", "s.18"], 2, "is not DOC#PATH"),
+        (["show", "s.18"], 2, "is not a provision id"),
         (["ask", "x" * 10_240], 2, "the limit is"),
         (["ask"], 2, "give a question or --batch"),
         (["ask", "penalty", "--doc-type", "poem"], 2, "unknown --doc-type"),

@@ -21,20 +21,36 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
+from civicsetu.answer.provenance import annotate, sources_to_show
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.errors import CivicSetuError, InputError
-from civicsetu.ingest.chunker import display_path
 from civicsetu.ingest.pipeline import SourceSpec, bundled_specs
+from civicsetu.render import (
+    answer_lines,
+    edge_lines,
+    emit,
+    hit_lines,
+    notice_lines,
+    provision_lines,
+    styled,
+)
 from civicsetu.search.hybrid import Mode, SearchFilters
 from civicsetu.serialize import answer_to_dict, hit_to_dict, provision_to_dict
-from civicsetu.types import DocType
+from civicsetu.types import DocType, check_doc_id, check_node_id, split_provision_id
+
+# Documented in --help and README; tests/test_cli_trust.py checks each command against it.
+EXIT_CODES = ("Exit codes: 0 done; 1 other error; 2 bad input (argument, id, question, "
+              "encoding); 3 a source file failed to ingest; 4 nothing ingested yet; 5 no such "
+              "document or provision; 6 index cannot be opened; 7 model or LLM failed.")
 
 app = typer.Typer(
     name="civicsetu",
     help="Answer questions about the law from the law itself, with verified pinpoint "
          "citations. Runs offline; the index lives in $CIVICSETU_HOME (default ~/.civicsetu).",
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -68,6 +84,8 @@ def _filters(doc: list[str] | None, jurisdiction: str | None,
     if doc_type and doc_type not in {t.value for t in DocType}:
         raise InputError(f"unknown --doc-type {doc_type!r}; use one of: "
                          + ", ".join(t.value for t in DocType))
+    for doc_id in doc or []:
+        check_doc_id(doc_id)
     if not (doc or jurisdiction or doc_type or as_of):
         return None
     return SearchFilters(doc_ids=doc or None, jurisdiction=jurisdiction, doc_type=doc_type,
@@ -119,6 +137,9 @@ def ingest_cmd(
         "--max-pages", help="Read only the first N pages of PDF PATHS (forms come after).",
         show_default=False)] = None,
     force: Annotated[bool, typer.Option(help="Re-parse even if a file is unchanged.")] = False,
+    allow_partial: Annotated[bool, typer.Option(
+        "--allow-partial", help="Index a file even when most of its text is not in numbered "
+        "provisions (it is refused otherwise; the report says how much was indexed).")] = False,
     home: HomeOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -151,7 +172,8 @@ def ingest_cmd(
             progress.update(task, description=f"{doc_id[:40]}: {done}/{total} chunks, "
                                               f"{rate:.0f} chunks/s")
 
-        reports = engine.ingest(specs, force=force, on_progress=on_progress) if specs else []
+        reports = engine.ingest(specs, force=force, on_progress=on_progress,
+                                allow_partial=allow_partial) if specs else []
         if registry is not None:
             reports += engine.ingest_registry(registry, force=force, on_progress=on_progress)
         progress.update(task, completed=len(reports))
@@ -161,36 +183,14 @@ def ingest_cmd(
     else:
         table = Table("document", "status", "provisions", "chunks", "embedded", "reused")
         for r in reports:
-            table.add_row(r.doc_id, r.status, str(r.provisions), str(r.chunks),
+            table.add_row(Text(r.doc_id), r.status, str(r.provisions), str(r.chunks),
                           str(r.embedded), str(r.reused))
         err.print(table)
-        for r in reports:
-            if r.message:
-                err.print(f"[yellow]{r.source}: {r.message}[/yellow]" if r.status != "failed"
-                          else f"[red]{r.message}[/red]")
+        emit(err, [styled((f"{r.source}: {r.message}", "yellow")) if r.status != "failed"
+                   else styled((r.message, "red")) for r in reports if r.message])
     failed = [r for r in reports if r.status == "failed"]
     if failed:
         raise typer.Exit(3)
-
-
-@app.command("documents")
-def documents_cmd(home: HomeOpt = None, as_json: JsonFlag = False) -> None:
-    """List the indexed documents."""
-    with _engine(home) as engine:
-        docs = engine.documents()
-    if as_json:
-        for d in docs:
-            _print_json({"id": d.id, "title": d.title, "jurisdiction": d.jurisdiction,
-                         "doc_type": d.doc_type, "provisions": d.provisions,
-                         "chunks": d.chunks, "source": d.source})
-        return
-    if not docs:
-        err.print("The index is empty; run `civicsetu ingest --bundled`.")
-        return
-    table = Table("id", "title", "provisions", "chunks")
-    for d in docs:
-        table.add_row(d.id, d.title, str(d.provisions), str(d.chunks))
-    out.print(table)
 
 
 @app.command("search")
@@ -215,9 +215,7 @@ def search_cmd(
                      "timings_ms": result.timings_ms})
         return
     for i, h in enumerate(result.hits, start=1):
-        pin = " [pinned]" if h.pinned else ""
-        out.print(f"[bold]{i:>2}. {h.provision_id}[/bold]  {h.score:.4f}{pin}")
-        out.print("    " + " ".join(h.text.split())[:200], highlight=False)
+        emit(out, hit_lines(i, h.provision_id, h.score, h.pinned, h.text))
 
 
 @app.command("ask")
@@ -259,16 +257,17 @@ def ask_cmd(
             if as_json:
                 _print_json(answer_to_dict(answer))
                 continue
-            out.print(answer.text, highlight=False)
-            for notice in answer.notices:
-                err.print(f"[yellow]{notice}[/yellow]")
+            emit(out, answer_lines(answer, sources_to_show(answer)))
+            emit(err, notice_lines(answer.notices))
 
 
 def _read_batch(path: Path) -> list[str]:
     if not path.is_file():
         raise InputError(f"{path}: no such file")
+    from civicsetu.guard.encoding import decode_utf8
+
     queries = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(decode_utf8(path.read_bytes(), str(path)).splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -301,19 +300,25 @@ def chat_cmd(
                     question = input("you> ").strip()
                 except EOFError:
                     break
+                except UnicodeDecodeError:
+                    emit(err, [styled(("error: that line is not valid UTF-8; retype it",
+                                       "red"))])
+                    continue
                 if not question:
                     break
                 try:
                     answer, standalone, suggestions = conversation.ask(session, question)
                 except CivicSetuError as exc:
-                    err.print(f"[red]{exc}[/red]")
+                    emit(err, [styled((f"error: {exc}", "red"))])
                     continue
                 if standalone != question:
-                    err.print(f"[dim](searched: {standalone})[/dim]")
-                out.print(answer.text, highlight=False)
-                for i, s in enumerate(suggestions, start=1):
-                    out.print(f"  [bold]{i}[/bold]. {s.question} [dim]({s.kind})[/dim]",
-                              highlight=False)
+                    emit(err, [styled((f"(searched: {standalone})", "dim"))])
+                emit(out, answer_lines(annotate(answer, engine.store),
+                                       sources_to_show(answer)))
+                emit(err, notice_lines(answer.notices))
+                emit(out, [styled("  ", (str(i), "bold"), f". {s.question} ",
+                                  (f"({s.kind})", "dim"))
+                           for i, s in enumerate(suggestions, start=1)])
         finally:
             conversation.close()
 
@@ -329,9 +334,7 @@ def show_cmd(
     as_json: JsonFlag = False,
 ) -> None:
     """Print one provision exactly as stored, with its page, validity and footnotes."""
-    if "#" not in provision_id:
-        raise InputError(f"{provision_id!r} is not DOC#PATH, e.g. "
-                         "the-real-estate-regulation-and-development-act-2016#s.18(1)")
+    split_provision_id(provision_id)  # a clear InputError for DOC#, # and the like
     with _engine(home) as engine:
         when = _date(as_of)
         shown = engine.store.history(provision_id) if history else []
@@ -345,16 +348,7 @@ def show_cmd(
         _print_json(rows if history else rows[0])
         return
     for p in shown:
-        valid = ""
-        if p.valid_from or p.valid_to:
-            valid = (f"  [dim]in force {p.valid_from or '…'} to "
-                     f"{p.valid_to or 'now'}[/dim]")
-        page = f"  [dim]p. {p.page}[/dim]" if p.page else ""
-        out.print(f"[bold]{display_path(p.path)} of the {doc_title}[/bold] — {title}"
-                  f"{page}{valid}")
-        out.print(p.text, highlight=False)
-        for note in p.footnotes:
-            out.print(f"[dim]{note.marker}. {note.text}[/dim]", highlight=False)
+        emit(out, provision_lines(p, doc_title, title))
 
 
 graph_app = typer.Typer(help="The citation graph: what cites what, and what derives from "
@@ -394,6 +388,7 @@ def graph_show_cmd(
 ) -> None:
     """List a provision's edges: references out and in, derived-from both ways,
     definitions, parts, and the references whose target is not in the corpus."""
+    check_node_id(node)
     with _engine(home) as engine:
         if "#" in node:
             engine.show(node)  # a clear error for an unknown provision
@@ -407,16 +402,7 @@ def graph_show_cmd(
                      "in": [asdict(e) for e in in_edges],
                      "unresolved": [asdict(e) for e in unresolved]})
         return
-    out.print(f"[bold]{node}[/bold]")
-    for title, edges, arrow in (("outgoing", out_edges, "->"), ("incoming", in_edges, "<-")):
-        for e in edges:
-            other = e.dst if arrow == "->" else e.src
-            note = f'  [dim]"{e.text}"[/dim]' if e.text else ""
-            out.print(f"  {arrow} {e.type:<12} {other}{note}", highlight=False)
-        if not edges:
-            out.print(f"  [dim]no {title} edges[/dim]")
-    for e in unresolved:
-        out.print(f"  -> UNRESOLVED   {e.dst}  [dim]\"{e.text}\"[/dim]", highlight=False)
+    emit(out, edge_lines(node, out_edges, in_edges, unresolved))
 
 
 @app.command("eval")
@@ -447,8 +433,13 @@ def eval_cmd(
     if as_json:
         _print_json(report)
     else:
-        out.print(md_path.read_text(encoding="utf-8"), highlight=False)
-        err.print(f"wrote {md_path} and {json_path}")
+        out.print(md_path.read_text(encoding="utf-8"), highlight=False, markup=False)
+        err.print(f"wrote {md_path} and {json_path}", highlight=False, markup=False)
+
+
+from civicsetu import cli_documents  # noqa: E402  (registers its group on ``app``)
+
+cli_documents.register(app, _engine, out, err)
 
 from civicsetu.cli_index import index_app  # noqa: E402
 

@@ -77,6 +77,13 @@ class Settings(BaseSettings):
                     "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
     )
 
+    # --- trust (issue 9, i9a) ---------------------------------------------------------
+    min_indexed_share: float = Field(
+        default=0.25, ge=0.0, le=1.0,
+        description="Refuse a file of which a smaller share of the text would be indexed "
+                    "(`ingest --allow-partial` indexes it anyway and says how much).",
+    )
+
     # --- scale: approximate dense search (issue 14, store.dense / store.ann) -----------
     ann: Literal["auto", "on", "off"] = Field(
         default="auto",

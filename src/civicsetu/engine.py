@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     from civicsetu.agent.conversation import Conversation
     from civicsetu.agent.research import ResearchRun
 from civicsetu.answer.extractive import answer_extractive
+from civicsetu.answer.provenance import annotate
 from civicsetu.config import Settings
 from civicsetu.embed import Embedder, get_embedder
-from civicsetu.errors import SourceError
+from civicsetu.errors import NotFoundError, SourceError
 from civicsetu.ingest.pipeline import (
     IngestReport,
     ProgressCallback,
@@ -36,7 +37,7 @@ from civicsetu.ingest.pipeline import (
 from civicsetu.search.hybrid import Mode, Searcher, SearchFilters, SearchResult
 from civicsetu.store import Store, open_store
 from civicsetu.store.base import DocumentInfo
-from civicsetu.types import Answer, Provision
+from civicsetu.types import Answer, Provision, check_doc_id
 
 
 class Engine:
@@ -70,9 +71,10 @@ class Engine:
         return self._searcher
 
     def ingest(self, specs: Sequence[SourceSpec], *, force: bool = False,
-               on_progress: ProgressCallback | None = None) -> list[IngestReport]:
+               on_progress: ProgressCallback | None = None,
+               allow_partial: bool = False) -> list[IngestReport]:
         reports = ingest(specs, self.store, self.embedder, self.settings, force=force,
-                         on_progress=on_progress)
+                         on_progress=on_progress, allow_partial=allow_partial)
         self._searcher = None  # documents changed: aliases and filters must be re-read
         self._agents.clear()
         return reports
@@ -116,6 +118,16 @@ class Engine:
     def documents(self) -> list[DocumentInfo]:
         return self.store.documents()
 
+    def remove_document(self, doc_id: str) -> None:
+        """Remove a document and everything that belongs to it; references from other
+        documents into it become unresolved. ``NotFoundError`` for an unknown id."""
+        check_doc_id(doc_id)
+        if not self.store.delete_document(doc_id):
+            raise NotFoundError(f"no document {doc_id!r} in the index; `civicsetu documents` "
+                                "lists the ids")
+        self._searcher = None  # documents changed: aliases and filters must be re-read
+        self._agents.clear()
+
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
                filters: SearchFilters | None = None) -> SearchResult:
         return self.searcher.search(query, k=k, mode=mode, filters=filters)
@@ -135,15 +147,17 @@ class Engine:
             answer = answer_extractive(result, self.store, self.searcher.documents,
                                        self.settings.abstain_below)
             answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
-            return answer
-        return self.agent(llm).run(query, filters)
+            return annotate(answer, self.store)
+        return annotate(self.agent(llm).run(query, filters), self.store)
 
     def research(self, query: str, *, filters: SearchFilters | None = None,
                  llm: str | None = None) -> ResearchRun:
         """Multi-hop research (``agent/research.py``): steps, pooled retrieval, memory."""
         from civicsetu.agent.research import Researcher
 
-        return Researcher(self.agent(llm)).run(query, filters)
+        run = Researcher(self.agent(llm)).run(query, filters)
+        annotate(run.answer, self.store)
+        return run
 
     def conversation(self, llm: str | None = None,
                      filters: SearchFilters | None = None) -> Conversation:

@@ -19,6 +19,10 @@ class InputError(CivicSetuError):
     exit_code = 2
 
 
+class InvalidIdError(InputError, ValueError):
+    """A document or provision id that is empty or malformed (``DOC#``, ``#``, spaces)."""
+
+
 class SourceError(CivicSetuError):
     """A source file is empty, unreadable, or not a format we can parse."""
 

@@ -9,7 +9,8 @@ from civicsetu.types import Answer, Citation, Hit, Provision
 
 def citation_to_dict(c: Citation, title: str = "") -> dict[str, Any]:
     return {"id": c.provision_id, "title": title or c.title, "label": c.label,
-            "quote": c.quote, "start": c.start, "end": c.end}
+            "quote": c.quote, "start": c.start, "end": c.end,
+            "source": c.source, "origin": c.origin}
 
 
 def hit_to_dict(h: Hit) -> dict[str, Any]:

@@ -8,9 +8,19 @@ file stem), a provision path is ``s.18(1)(b)`` style, and a provision's full id 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
+
+from civicsetu.errors import InvalidIdError
+
+# A document id: no whitespace, no ``#``, no control characters, at most 200 characters.
+# Ids we create are ASCII slugs (``ingest/identity.py``); registry ids are slugs too.
+_DOC_ID = re.compile(r"[^\s#\x00-\x1f\x7f]{1,200}")
+# A provision path: ``s.18(1)(b)``, ``r.3``, ``sch.I``; no whitespace or ``#``.
+_PATH = re.compile(r"[^\s#\x00-\x1f\x7f]{1,200}")
+_EXAMPLE = "the-real-estate-regulation-and-development-act-2016#s.18(1)"
 
 
 def stable_hash(*parts: str, length: int = 16) -> str:
@@ -24,10 +34,30 @@ def provision_id(doc_id: str, path: str) -> str:
 
 
 def split_provision_id(full_id: str) -> tuple[str, str]:
+    """``DOC#PATH`` -> ``(DOC, PATH)``; ``InvalidIdError`` (an ``InputError`` and a
+    ``ValueError``) when either half is empty or malformed."""
     doc_id, sep, path = full_id.partition("#")
-    if not sep or not doc_id or not path:
-        raise ValueError(f"not a provision id (expected DOC#PATH): {full_id!r}")
+    if not sep or not _DOC_ID.fullmatch(doc_id) or not _PATH.fullmatch(path):
+        raise InvalidIdError(f"{full_id!r} is not a provision id; use DOC#PATH, e.g. "
+                             f"{_EXAMPLE} (`civicsetu documents` lists the document ids)")
     return doc_id, path
+
+
+def check_doc_id(doc_id: str) -> str:
+    """``doc_id`` unchanged when it is a well-formed document id, else ``InvalidIdError``."""
+    if not _DOC_ID.fullmatch(doc_id):
+        raise InvalidIdError(f"{doc_id!r} is not a document id (no spaces, no '#', not "
+                             "empty); `civicsetu documents` lists the ids")
+    return doc_id
+
+
+def check_node_id(node: str) -> str:
+    """A graph node: a provision id ``DOC#PATH`` or a document id."""
+    if "#" in node:
+        split_provision_id(node)
+    else:
+        check_doc_id(node)
+    return node
 
 
 def section_of(path: str) -> str:
@@ -256,6 +286,9 @@ class Citation:
     quote: str
     start: int
     end: int
+    # Provenance of the quoted document (answer/provenance.py); not part of a quote's identity.
+    source: str = field(default="", compare=False)  # human-readable
+    origin: str = field(default="", compare=False)  # bundled | registry | user | "" (unknown)
 
 
 @dataclass(slots=True)

@@ -34,11 +34,13 @@ from civicsetu.answer.messages import (
     CONFLICT_NOTICE,
     DISCLAIMER,
     INJECTION_REFUSAL,
+    LLM_ERROR_NOTICE,
+    LLM_UNREACHABLE_NOTICE,
 )
 from civicsetu.guard.injection import screen
 from civicsetu.guard.pii import find_pii, redact
 from civicsetu.guard.scope import check_scope
-from civicsetu.llm.base import LLM, Completion, LLMError, Message
+from civicsetu.llm.base import LLM, Completion, LLMError, Message, ProviderUnavailable
 from civicsetu.llm.pricing import Meter
 from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult, validate_query
 from civicsetu.search.lexicon import expansions
@@ -198,8 +200,10 @@ class Agent:
             completion = self.llm.complete(messages, max_tokens=400)
         except LLMError as exc:
             log.warning("llm_failed error=%s", exc)
+            notice = (LLM_UNREACHABLE_NOTICE if isinstance(exc, ProviderUnavailable)
+                      else LLM_ERROR_NOTICE).format(error=exc)
             return {"generations": MAX_GENERATIONS, "draft": "", "sources": sources,
-                    "problems": [f"the LLM failed: {exc}"]}
+                    "problems": [f"the LLM failed: {exc}"], "llm_error": notice}
         return {"generations": generations, "draft": completion.text.strip(),
                 "sources": sources, **_metered(state, "generate", completion)}
 
@@ -250,7 +254,9 @@ class Agent:
         else:
             answer = answer_extractive(result, self.store, self.searcher.documents,
                                        self.abstain_below)
-            if self.llm is not None and state.get("problems"):
+            if self.llm is not None and state.get("llm_error"):
+                answer.notices.append(state["llm_error"])
+            elif self.llm is not None and state.get("problems"):
                 answer.notices.append("The LLM's answer failed verification ("
                                       + "; ".join(state["problems"][:3])
                                       + "); the verified quotes are shown instead.")
@@ -376,6 +382,7 @@ def _amendment_notices(store: Store, citations: list[Citation]) -> list[str]:
     for a in store.amendments_of([c.provision_id for c in citations]):
         when = f" with effect from {a.effective.isoformat()}" if a.effective else ""
         by = f" by {a.by}" if a.by else ""
-        notes.append(f"{a.provision_id.partition('#')[2]} was {a.action}{by}{when}.")
+        notes.append(f"Amendment note: {a.provision_id.partition('#')[2]} was "
+                     f"{a.action}{by}{when}.")
     return list(dict.fromkeys(notes))
 

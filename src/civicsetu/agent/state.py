@@ -32,6 +32,7 @@ class AgentState(TypedDict, total=False):
     draft: str
     generations: int
     problems: list[str]
+    llm_error: str  # the generator could not answer (unreachable, HTTP error): a notice
     llm_calls: int
     tokens: int
     usage: dict[str, dict[str, float]]  # by call type: calls, tokens, estimated cost

@@ -40,6 +40,26 @@ INJECTION_REFUSAL = (
     "about the law, so it was not run. Ask the legal question on its own."
 )
 
+LOOKALIKE_NOTICE = (
+    "Warning: {doc} ({source}) has the same title as {other}; it is not the official text. "
+    "Check which document each quote comes from before relying on it."
+)
+
+UNSUPPORTED_LANGUAGE = (
+    "CivicSetu answers questions in English only: the corpus and its search model do not "
+    "serve this language. Ask the question in English."
+)
+
+LLM_UNREACHABLE_NOTICE = (
+    "The LLM could not be reached ({error}); the verified quotes are shown instead. Check "
+    "that the server is running and the --llm spec, or answer without --llm."
+)
+
+LLM_ERROR_NOTICE = (
+    "The LLM returned an error ({error}); the verified quotes are shown instead. Check the "
+    "--llm spec (model name, API key), or answer without --llm."
+)
+
 CONFLICT_NOTICE = (
     "The quoted provisions come from {first} and {second}. Where they provide differently "
     "for the same matter, which applies depends on each law's scope, dates and any "

@@ -14,7 +14,9 @@ from civicsetu.answer.messages import (
     OUT_OF_SCOPE_ADVICE,
     OUT_OF_SCOPE_DRAFTING,
     OUT_OF_SCOPE_TOPIC,
+    UNSUPPORTED_LANGUAGE,
 )
+from civicsetu.guard.encoding import mostly_unsupported_script
 
 _I = re.IGNORECASE
 DRAFTING = re.compile(
@@ -43,6 +45,8 @@ class ScopeCheck:
 
 
 def check_scope(query: str) -> ScopeCheck:
+    if mostly_unsupported_script(query):
+        return ScopeCheck(False, "language", UNSUPPORTED_LANGUAGE)
     if DRAFTING.search(query):
         return ScopeCheck(False, "drafting", OUT_OF_SCOPE_DRAFTING)
     if ADVICE.search(query):

@@ -28,7 +28,7 @@ _ACTIONS = [
     (re.compile(r"\bRep(?:ealed)?\.?\b", re.I), "repealed"),
     (re.compile(r"\bAdded\b|\bAmended\b|\bRenumbered\b", re.I), "amended"),
 ]
-_BY = re.compile(r"\bby\s+(?P<by>.{3,200}?)(?=,\s*s\.\s*\d|,?\s*\(w\.\s?e\.\s?f|,\s*for\b"
+_BY = re.compile(r"\bby\s+(?P<by>.{3,200}?)(?=,\s*s\s?\.\s*\d|,?\s*\(w\.\s?e\.\s?f|,\s*for\b"
                  r"|\s*\[|\s+S\.O\.|,\s*vide\b|\s+vide\b|\.\s*$|$)")
 _WEF = re.compile(r"w\.\s?e\.\s?f\.\s*(?P<date>[^)]{6,40})", re.I)
 _ENACTED = re.compile(r"\[\s*(?P<date>\d{1,2}\s?(?:st|nd|rd|th)?\s+[A-Z][a-z]+,?\s+\d{4})\.?\s*\]")
@@ -67,11 +67,20 @@ def extract_amendments(document: Document, provisions: Sequence[Provision]) -> l
             if action is None:
                 continue
             by = _BY.search(note.text)
+            by_text = by.group("by").strip() if by else ""
+            if _letter_spaced(by_text):
+                by_text = ""  # ``s . 1 9 . 2 . I n s``: extraction debris, not a citation
             wef = _WEF.search(note.text)
             target = _marked_provision(document, family, note.marker) or section
-            out.append(Amendment(target.id, action, by.group("by").strip() if by else "",
+            out.append(Amendment(target.id, action, by_text,
                                  parse_date(wef.group("date")) if wef else None, note.text))
     return out
+
+
+def _letter_spaced(text: str) -> bool:
+    """True for text whose words are mostly single characters (a PDF's letter-spacing)."""
+    words = text.split()
+    return len(words) >= 6 and sum(len(w) == 1 for w in words) * 2 > len(words)
 
 
 def _marked_provision(document: Document, family: list[Provision],

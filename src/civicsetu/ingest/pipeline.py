@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from civicsetu.config import Settings
@@ -17,10 +17,11 @@ from civicsetu.embed.base import Embedder
 from civicsetu.errors import CivicSetuError, SourceError
 from civicsetu.ingest.chunker import chunk_document
 from civicsetu.ingest.enrich import extract_amendments, extract_dates, extract_definitions
+from civicsetu.ingest.identity import lookalikes, several_acts, user_doc_id
 from civicsetu.ingest.loader import load_source
 from civicsetu.ingest.references import extract_references
 from civicsetu.ingest.statute import parse_provisions
-from civicsetu.store.base import Store
+from civicsetu.store.base import Provenance, Store
 from civicsetu.types import DocType, Document, Edge, EdgeType, ParsedDocument
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ class SourceSpec:
     max_pages: int | None = None
     derived_from: tuple[tuple[str, str], ...] = ()  # (unit here, section of the parent)
     origin: str | None = None  # the URL a downloaded file came from
+    kind: str = "user"  # provenance: bundled | registry | user (store.base.Provenance)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +84,16 @@ def parse_document(document: Document, settings: Settings,
 
 def ingest(specs: Sequence[SourceSpec], store: Store, embedder: Embedder,
            settings: Settings, *, force: bool = False,
-           on_progress: ProgressCallback | None = None) -> list[IngestReport]:
+           on_progress: ProgressCallback | None = None,
+           allow_partial: bool = False) -> list[IngestReport]:
+    """Ingest each spec; one that fails is reported and the batch goes on. A file of
+    which less than ``settings.min_indexed_share`` would be indexed fails unless
+    ``allow_partial``."""
     reports = []
     for spec in specs:
         try:
-            reports.append(_ingest_one(spec, store, embedder, settings, force, on_progress))
+            reports.append(_ingest_one(spec, store, embedder, settings, force, on_progress,
+                                       allow_partial))
         except CivicSetuError as exc:
             log.warning("ingest_failed source=%s error=%s", spec.path, exc)
             reports.append(IngestReport(spec.origin or str(spec.path),
@@ -98,19 +105,38 @@ def ingest(specs: Sequence[SourceSpec], store: Store, embedder: Embedder,
 
 
 def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Settings,
-                force: bool, on_progress: ProgressCallback | None) -> IngestReport:
+                force: bool, on_progress: ProgressCallback | None,
+                allow_partial: bool = False) -> IngestReport:
     document, read_warnings = load_source(
         spec.path, doc_id=spec.doc_id, title=spec.title, jurisdiction=spec.jurisdiction,
         doc_type=spec.doc_type, extra_aliases=spec.aliases,
         effective_date=spec.effective_date, parent_id=spec.parent_id,
         max_pages=spec.max_pages, max_bytes=settings.max_source_mb * 2**20,
         source=spec.origin)
+    where = spec.origin or str(spec.path.resolve())
+    if spec.doc_id is None:
+        document = replace(document, id=user_doc_id(
+            spec.path.resolve(), document.title,
+            _holder(store, spec.path, document.content_hash)))
+    acts = several_acts(document.text)
+    if acts:
+        raise SourceError(f"{spec.path}: holds several Acts ({'; '.join(acts)}); their "
+                          "sections would be quoted under one title, so it was not indexed. "
+                          "Split it into one file per Act and ingest each")
     previous = store.document_hash(document.id)
     if previous == document.content_hash and not force:
+        if not store.provenance([document.id]).get(document.id, Provenance("")).origin:
+            _record_provenance(store, document, spec.kind, where)  # an older index
         if on_progress:
             on_progress(document.id, 1, 1)
         return IngestReport(spec.origin or str(spec.path), document.id, "unchanged")
     parsed = parse_document(document, settings, spec.derived_from)
+    share = indexed_share(parsed)
+    partial = share < settings.min_indexed_share
+    if partial and not allow_partial:
+        raise SourceError(f"{spec.path}: only {share:.0%} of its text would be indexed (the "
+                          "rest is not in numbered provisions); nothing was written. Check the "
+                          "file, or pass --allow-partial to index that part anyway")
     hashes = [c.text_hash for c in parsed.chunks]
     cached = store.cached_vectors(embedder.model_id, hashes)
     todo = [c for c in parsed.chunks if c.text_hash not in cached]
@@ -126,15 +152,86 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     if on_progress and not todo:
         on_progress(document.id, 1, 1)
     store.replace_document(parsed, embedder.model_id, new_vectors)
+    notes = list(read_warnings + parsed.warnings)
+    if partial:
+        notes.append(f"only {share:.0%} of the text was indexed (--allow-partial)")
+    notes += _record_provenance(store, document, spec.kind, where)
     return IngestReport(
         spec.origin or str(spec.path), document.id, "updated" if previous else "added",
         provisions=len(parsed.provisions), chunks=len(parsed.chunks),
         embedded=len(new_vectors), reused=len(parsed.chunks) - len(new_vectors),
-        message="; ".join(read_warnings + parsed.warnings),
+        message="; ".join(notes),
     )
+
+
+def indexed_share(parsed: ParsedDocument) -> float:
+    """The share of the document's non-blank characters that its chunks cover."""
+    text = parsed.document.text
+    total = len(text) - sum(text.count(c) for c in " \t\r\n")
+    covered, last = 0, 0
+    for chunk in sorted(parsed.chunks, key=lambda c: c.start):
+        start = max(chunk.start, last)
+        if chunk.end > start:
+            span = text[start:chunk.end]
+            covered += len(span) - sum(span.count(c) for c in " \t\r\n")
+            last = chunk.end
+    return covered / total if total else 1.0
+
+
+def _holder(store: Store, path: Path, content_hash: str) -> Callable[[str], str | None]:
+    """``user_doc_id``'s look-up: the source path holding an id, or None when it is free.
+
+    A stored document with the same text is this document (the shared corpus holds copies
+    of the bundled Acts: they keep the bundled ids). A bundled Act's id is held even when
+    that Act is not ingested, unless this file is its text: a user file never takes an
+    official Act's id."""
+    from civicsetu.corpus import bundled_acts
+
+    mine = str(path.resolve())
+    reserved = {a.id: a.path for a in bundled_acts()}
+
+    def holder(doc_id: str) -> str | None:
+        stored = store.document_hash(doc_id)
+        if stored is not None:
+            if stored == content_hash:
+                return mine
+            prov = store.provenance([doc_id]).get(doc_id, Provenance(""))
+            if prov.path:
+                return prov.path
+            source = store.document(doc_id).source  # an index from before provenance
+            return mine if source in {str(path), mine} else source
+        if doc_id in reserved:
+            official = load_source(reserved[doc_id], doc_id=doc_id)[0].content_hash
+            return None if official == content_hash else str(reserved[doc_id])
+        return None
+    return holder
+
+
+def _record_provenance(store: Store, document: Document, kind: str, where: str) -> list[str]:
+    """Store where ``document`` came from; flag look-alike titles. Returns warnings."""
+    others = [d for d in store.documents() if d.id != document.id]
+    provenance = store.provenance()
+    same = lookalikes((document.title, document.short_title),
+                      ((d.id, (d.title, d.short_title)) for d in others))
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    flag = ""
+    warnings = []
+    for other in same:
+        theirs = provenance.get(other, Provenance(""))
+        if kind == "bundled" and not theirs.official:
+            store.set_provenance(other, replace(theirs, lookalike_of=document.id))
+            warnings.append(f"{other} has the title of this official Act and is flagged")
+        elif kind != "bundled":
+            flag = flag or other
+    if flag:
+        warnings.append(f"the title {document.title!r} matches the document {flag}; it is "
+                        "flagged as a look-alike and answers quoting it carry a warning")
+    store.set_provenance(document.id, Provenance(kind, where, now, flag))
+    return warnings
 
 
 def bundled_specs() -> list[SourceSpec]:
     from civicsetu.corpus import bundled_acts
 
-    return [SourceSpec(a.path, doc_id=a.id, aliases=a.aliases) for a in bundled_acts()]
+    return [SourceSpec(a.path, doc_id=a.id, aliases=a.aliases, kind="bundled")
+            for a in bundled_acts()]

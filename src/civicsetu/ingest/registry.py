@@ -95,4 +95,4 @@ def to_spec(entry: RegistryEntry, path: Path) -> SourceSpec:
         aliases=entry.aliases, title=entry.name, effective_date=entry.effective_date,
         parent_id=entry.parent, max_pages=entry.max_pages,
         derived_from=tuple(sorted(entry.derived_from.items())),
-        origin=entry.source if entry.is_url else None)
+        origin=entry.source if entry.is_url else None, kind="registry")

@@ -31,7 +31,8 @@ log = logging.getLogger(__name__)
 
 ANY_HEADING = re.compile(r"^#{1,6}[ \t]+.*$", re.MULTILINE)
 FOOTNOTES_HEADING = re.compile(r"^#{2,4}[ \t]+Footnotes[ \t]*$", re.MULTILINE | re.IGNORECASE)
-FOOTNOTE_ENTRY = re.compile(r"^(?P<marker>\d{1,3}|\*{1,3})\.[ \t]+", re.MULTILINE)
+# ``2 . I n s . b y`` (a letter-spaced PDF line) is a footnote entry too.
+FOOTNOTE_ENTRY = re.compile(r"^(?P<marker>\d{1,3}|\*{1,3})[ \t]?\.[ \t]+", re.MULTILINE)
 # A blank line ends a paragraph; so does a line break before a numbering marker when the
 # line before it closes a clause (``...;`` ``...; and`` ``...:—``). A wrapped line that
 # merely starts with ``(a) of sub-section`` follows no such ending and is left alone.

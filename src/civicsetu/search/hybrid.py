@@ -224,7 +224,9 @@ class Searcher:
 
 
 def validate_query(query: str, max_chars: int) -> str:
-    query = " ".join(query.split())
+    from civicsetu.guard.encoding import check_decodable
+
+    query = " ".join(check_decodable(query).split())
     if not query:
         raise InputError("the question is empty; ask something, e.g. "
                          "\"What is the penalty for not registering a real estate project?\"")

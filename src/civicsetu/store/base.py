@@ -44,6 +44,36 @@ class DocumentInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a document came from. ``origin`` is ``bundled`` (the official text shipped
+    with CivicSetu), ``registry`` (a registry entry), ``user`` (a file the user ingested)
+    or ``""`` (an index written before provenance was recorded). ``lookalike_of`` names
+    the document whose title this one shares (an impersonation flag), else ``""``."""
+
+    origin: str
+    path: str = ""
+    ingested_at: str = ""
+    lookalike_of: str = ""
+
+    @property
+    def official(self) -> bool:
+        return self.origin == "bundled"
+
+    def label(self) -> str:
+        """A short human description: ``user file /x/rules.txt, ingested 2026-11-23``."""
+        names = {"bundled": "official text bundled with CivicSetu", "registry":
+                 "registry entry", "user": "user file", "": "unknown origin"}
+        text = names.get(self.origin, self.origin)
+        if self.path and self.origin != "bundled":
+            text += f" {self.path}"
+        if self.ingested_at and self.origin != "bundled":
+            text += f", ingested {self.ingested_at[:19].replace('T', ' ')} UTC"
+        if self.lookalike_of:
+            text += f"; its title matches {self.lookalike_of}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
 class VectorIndex:
     """All chunk vectors of one model as a matrix, row ``i`` belonging to ``rowids[i]``."""
 
@@ -113,6 +143,14 @@ class Store(Protocol):
         ...
 
     def documents(self) -> list[DocumentInfo]: ...
+
+    def provenance(self, doc_ids: Sequence[str] | None = None) -> dict[str, Provenance]:
+        """Provenance of ``doc_ids`` (every document when None); unknown ids are absent."""
+        ...
+
+    def set_provenance(self, doc_id: str, provenance: Provenance) -> None:
+        """Record where ``doc_id`` came from (after it is written)."""
+        ...
 
     def document(self, doc_id: str) -> Document: ...
 

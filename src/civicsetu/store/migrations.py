@@ -151,6 +151,14 @@ MIGRATIONS: list[tuple[str, str]] = [
             PRIMARY KEY (corpus, question)
         ) WITHOUT ROWID;
     """),
+    # Provenance (issue 9): where each document came from, so a citation can say whether
+    # it quotes the official text or a user's file, and a look-alike can be flagged.
+    ("0010_provenance", """
+        ALTER TABLE documents ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+        ALTER TABLE documents ADD COLUMN origin_path TEXT NOT NULL DEFAULT '';
+        ALTER TABLE documents ADD COLUMN origin_at TEXT NOT NULL DEFAULT '';
+        ALTER TABLE documents ADD COLUMN lookalike_of TEXT NOT NULL DEFAULT '';
+    """),
 ]
 
 

@@ -27,6 +27,7 @@ from civicsetu.store.base import (
     DocumentInfo,
     GraphEdge,
     GraphStats,
+    Provenance,
     VectorIndex,
 )
 from civicsetu.store.dense import DenseIndex, DenseSettings
@@ -173,6 +174,9 @@ class SQLiteStore:
             graph.write_metadata(c, parsed)
 
     def delete_document(self, doc_id: str) -> bool:
+        """Remove a document and all that hangs off it, in one transaction: its rows
+        (cascade), FTS rows, edges into it from other documents, vectors no other chunk
+        uses; references that pointed into it become unresolved again."""
         with self._transaction() as c:
             return self._delete_document(c, doc_id)
 
@@ -180,7 +184,33 @@ class SQLiteStore:
     def _delete_document(c: sqlite3.Connection, doc_id: str) -> bool:
         c.execute("DELETE FROM chunks_fts WHERE rowid IN "
                   "(SELECT rowid FROM chunks WHERE doc_id = ?)", (doc_id,))
-        return c.execute("DELETE FROM documents WHERE id = ?", (doc_id,)).rowcount > 0
+        hashes = [r[0] for r in c.execute("SELECT DISTINCT embed_hash FROM chunks "
+                                          "WHERE doc_id = ?", (doc_id,))]
+        found = c.execute("DELETE FROM documents WHERE id = ?", (doc_id,)).rowcount > 0
+        # Edges other documents own that end in this one (references, derived-from).
+        into = (doc_id, len(doc_id) + 1, f"{doc_id}#")
+        c.execute("DELETE FROM edges WHERE dst = ? OR substr(dst, 1, ?) = ?", into)
+        c.execute("UPDATE refs SET dst = NULL WHERE dst = ? OR substr(dst, 1, ?) = ?", into)
+        for i in range(0, len(hashes), 500):
+            batch = hashes[i:i + 500]
+            marks = ",".join("?" * len(batch))
+            c.execute(f"DELETE FROM embeddings WHERE text_hash IN ({marks}) AND text_hash NOT "
+                      f"IN (SELECT embed_hash FROM chunks WHERE embed_hash IN ({marks}))",
+                      (*batch, *batch))
+        return found
+
+    def provenance(self, doc_ids: Sequence[str] | None = None) -> dict[str, Provenance]:
+        sql = "SELECT id, origin, origin_path, origin_at, lookalike_of FROM documents"
+        rows = self._conn.execute(sql).fetchall() if doc_ids is None else [
+            r for i in doc_ids for r in self._conn.execute(sql + " WHERE id = ?", (i,))]
+        return {r[0]: Provenance(r[1], r[2], r[3], r[4]) for r in rows}
+
+    def set_provenance(self, doc_id: str, provenance: Provenance) -> None:
+        with self._transaction() as c:
+            c.execute("UPDATE documents SET origin = ?, origin_path = ?, origin_at = ?, "
+                      "lookalike_of = ? WHERE id = ?",
+                      (provenance.origin, provenance.path, provenance.ingested_at,
+                       provenance.lookalike_of, doc_id))
 
     def resolve_references(self) -> None:
         with self._transaction() as c:
