@@ -40,7 +40,7 @@ class DenseSettings:
     ann: str = "auto"  # auto | on | off
     ann_min_chunks: int = 20_000
     ann_exact_below: int = 5_000
-    ann_ef: int = 128
+    ann_ef: int = 512
 
 
 def _days(values: list[str | None], open_value: int) -> npt.NDArray[np.int32]:
