@@ -14,8 +14,8 @@ from civicsetu.config import Settings
 from civicsetu.engine import Engine
 
 index_app = typer.Typer(
-    help="The approximate dense-search index (HNSW) kept next to the SQLite file; it is "
-         "updated on every ingest and delete, and rebuilt here on demand.",
+    help="The approximate dense-search index (HNSW) kept next to the SQLite file; search "
+         "keeps it in step with every ingest and delete, and it is rebuilt here on demand.",
     no_args_is_help=True)
 out = Console(soft_wrap=True)
 
@@ -26,7 +26,7 @@ def rebuild_cmd(
         "--home", help="Index folder (overrides CIVICSETU_HOME).", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
-    """Rebuild the HNSW index from every stored vector (needs pip install 'civicsetu[ann]')."""
+    """Rebuild the HNSW index from every stored vector (needs the ann extra: faiss-cpu)."""
     settings = Settings(home=home) if home else Settings()
     with Engine(settings) as engine:
         status = engine.store.rebuild_dense_index(engine.embedder.model_id)
