@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -78,6 +79,9 @@ class SQLiteStore:
             raise StoreError(f"cannot open the index {self.path}: {exc}; delete it and "
                              "ingest again, or point CIVICSETU_HOME elsewhere") from exc
         self._dense: dict[str, DenseIndex] = {}
+        # API workers share one store across threads: a refresh must not interleave
+        # with a search reading the same arrays.
+        self._dense_lock = threading.Lock()
         self._wrote = False
         self._data_version = self._read_data_version()
 
@@ -438,18 +442,24 @@ class SQLiteStore:
         return index
 
     def vector_index(self, model_id: str) -> VectorIndex:
-        return self._dense_index(model_id).vector_index()
+        with self._dense_lock:
+            return self._dense_index(model_id).vector_index()
 
     def dense_search(self, model_id: str, vector: npt.NDArray[np.float32], k: int,
                      doc_ids: Sequence[str] | None = None, as_of: date | None = None,
                      exact: bool = False) -> list[tuple[int, float]]:
         """The ``k`` chunks nearest ``vector`` (cosine), in force now or ``as_of``, within
         ``doc_ids``; HNSW past ``ann_min_chunks`` unless ``exact``."""
-        return self._dense_index(model_id).search(
-            vector, k, None if doc_ids is None else list(doc_ids), as_of, exact)
+        with self._dense_lock:
+            return self._dense_index(model_id).search(
+                vector, k, None if doc_ids is None else list(doc_ids), as_of, exact)
 
     def rebuild_dense_index(self, model_id: str) -> DenseIndexStatus:
         """Build the HNSW index of ``model_id`` from the stored vectors and save it."""
+        with self._dense_lock:
+            return self._rebuild_dense_index(model_id)
+
+    def _rebuild_dense_index(self, model_id: str) -> DenseIndexStatus:
         index = self._dense_index(model_id)
         if len(index.rowids) == 0:
             raise NotFoundError("the index has no vectors yet; run `civicsetu ingest` first")
