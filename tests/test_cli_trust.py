@@ -293,10 +293,13 @@ def test_a_copy_of_a_bundled_act_keeps_its_id_and_a_changed_copy_does_not(
     copy = tmp_path / "copy" / official.name
     shutil.copy(official, copy)
     changed = tmp_path / "changed" / official.name
-    changed.write_text(official.read_text(encoding="utf-8").replace(
-        "ten per cent of the estimated cost", "one rupee"), encoding="utf-8")
+    changed.write_text(official.read_text(encoding="utf-8") + "\nAn invented line.\n",
+                       encoding="utf-8")
     reports = jsonl(run(home, "ingest", "--json", str(copy), str(changed)).stdout)
     assert reports[0]["doc_id"] == RERA and reports[0]["status"] == "unchanged"
     assert str(reports[1]["doc_id"]).startswith(f"{RERA}-")
     assert reports[1]["status"] == "added"
     assert f"matches the document {RERA}" in str(reports[1]["message"])
+    listed = {d["id"]: d for d in jsonl(run(home, "documents", "--json").stdout)}
+    assert listed[RERA]["origin"] == "bundled"
+    assert listed[str(reports[1]["doc_id"])]["origin"] == "user"

@@ -24,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from civicsetu.answer.provenance import annotate, sources_to_show
+from civicsetu.cli_store import store_app
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.errors import CivicSetuError, InputError
@@ -354,6 +355,7 @@ def show_cmd(
 graph_app = typer.Typer(help="The citation graph: what cites what, and what derives from "
                                   "what.", no_args_is_help=True)
 app.add_typer(graph_app, name="graph")
+app.add_typer(store_app, name="store")  # issue 14: store migrate (civicsetu.cli_store)
 
 
 @graph_app.command("stats")
@@ -444,6 +446,18 @@ cli_documents.register(app, _engine, out, err)
 from civicsetu.cli_index import index_app  # noqa: E402
 
 app.add_typer(index_app, name="index")
+
+
+from civicsetu.cli_doctor import doctor_cmd  # noqa: E402  (issue 9: `civicsetu doctor`)
+
+app.command("doctor")(doctor_cmd)
+
+# Contract review (issue 11): commands live in cli_review.py.
+from civicsetu.cli_review import contract_ask_cmd, eval_contracts_cmd, review_cmd  # noqa: E402
+
+app.command("review")(review_cmd)
+app.command("eval-contracts")(eval_contracts_cmd)
+app.command("contract-ask")(contract_ask_cmd)
 
 
 def main() -> None:

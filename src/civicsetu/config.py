@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from civicsetu.ingest.readers.limits import ReadLimits
+
 
 def _default_home() -> Path:
     return Path.home() / ".civicsetu"
@@ -74,7 +76,28 @@ class Settings(BaseSettings):
     abstain_below: float = Field(
         default=0.37,
         description="Abstain when the best dense match (cosine) is below this; calibrated on "
-                    "the dev set (docs/EVALUATION.md). See civicsetu.answer.evidence.",
+                    "the dev set as the highest value that still answers every answerable "
+                    "question (tools/abstention_curve.py, docs/EVALUATION.md). See "
+                    "civicsetu.answer.evidence.",
+    )
+
+    # --- answer quality (issue 12) ---
+    act_routing: bool = Field(
+        default=True,
+        description="Prefer the Act a question implies by its title initials or subject words "
+                    "(learned from the corpus, search.routing); when none is implied, all are "
+                    "searched alike.",
+    )
+    decompose: bool = Field(
+        default=True,
+        description="Split multi-part and comparison questions into sub-questions that keep "
+                    "the question's Act and actor, retrieve each, and merge so every part is "
+                    "covered in the top results (search.decompose).",
+    )
+    complete_answers: bool = Field(
+        default=True,
+        description="Quote the sibling sub-sections that finish the best provision's rule "
+                    "(a penalty's continuing form, a duty's exception, a period's extension).",
     )
 
     # --- trust (issue 9, i9a) ---------------------------------------------------------
@@ -83,6 +106,50 @@ class Settings(BaseSettings):
         description="Refuse a file of which a smaller share of the text would be indexed "
                     "(`ingest --allow-partial` indexes it anyway and says how much).",
     )
+
+    # --- hostile files (issue 9): limits per source file, see ingest/readers/limits.py ---
+    max_unpacked_mb: int = Field(
+        default=64, ge=1,
+        description="A .docx (a ZIP) inflating to more than this is refused (MiB), checked "
+                    "while inflating, before python-docx parses it.")
+    max_zip_entries: int = Field(
+        default=2000, ge=1, description="A .docx with more ZIP entries than this is refused.")
+    max_zip_ratio: float = Field(
+        default=200.0, ge=1.0,
+        description="A .docx entry over 1 MiB inflating more than this many times its packed "
+                    "size (a ZIP bomb) is refused.")
+    max_html_depth: int = Field(
+        default=256, ge=8, description="HTML nested deeper than this many elements is refused.")
+    max_pdf_pages: int = Field(
+        default=3000, ge=1,
+        description="A PDF with more pages to read than this is refused (--max-pages reads "
+                    "fewer).")
+    max_read_seconds: float = Field(
+        default=120.0, gt=0,
+        description="Reading one source file may take this long (seconds); a file still "
+                    "being read after it is refused and the batch goes on.")
+
+    # --- store backend (issue 14, PostgreSQL) ---
+    store: str = Field(
+        default="",
+        description="Where the index lives: empty for the SQLite file at db_path, "
+                    "sqlite:PATH for another SQLite file, or postgresql://user:pass@host/db "
+                    "for a shared PostgreSQL + pgvector server (extra [postgres]; "
+                    "docs/POSTGRES.md).",
+    )
+    store_pool_size: int = Field(
+        default=4, ge=1,
+        description="Most connections one process keeps open to a PostgreSQL store.",
+    )
+
+    def read_limits(self) -> ReadLimits:
+        """The hostile-file limits above, as the readers take them."""
+        return ReadLimits(max_unpacked_bytes=self.max_unpacked_mb * 2**20,
+                          max_zip_entries=self.max_zip_entries,
+                          max_zip_ratio=self.max_zip_ratio,
+                          max_html_depth=self.max_html_depth,
+                          max_pdf_pages=self.max_pdf_pages,
+                          max_read_seconds=self.max_read_seconds)
 
     # --- scale: approximate dense search (issue 14, store.dense / store.ann) -----------
     ann: Literal["auto", "on", "off"] = Field(

@@ -47,6 +47,7 @@ class Engine:
         self._embedder: Embedder | None = None
         self._searcher: Searcher | None = None
         self._agents: dict[str | None, Agent] = {}
+        self._data_version = -1
 
     def __enter__(self) -> Engine:
         return self
@@ -68,6 +69,11 @@ class Engine:
     def searcher(self) -> Searcher:
         if self._searcher is None:
             self._searcher = Searcher(self.store, self.embedder, self.settings)
+            self._data_version = self.store.data_version()
+        elif self.store.data_version() != self._data_version:
+            # Another process ingested or removed documents since the list was read.
+            self._data_version = self.store.data_version()
+            self._searcher.forget_documents()
         return self._searcher
 
     def ingest(self, specs: Sequence[SourceSpec], *, force: bool = False,
@@ -130,7 +136,8 @@ class Engine:
 
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
                filters: SearchFilters | None = None) -> SearchResult:
-        return self.searcher.search(query, k=k, mode=mode, filters=filters)
+        with self.store.read_snapshot():  # one committed state while another process writes
+            return self.searcher.search(query, k=k, mode=mode, filters=filters)
 
     def ask(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
             filters: SearchFilters | None = None, llm: str | None = None) -> Answer:
@@ -140,6 +147,11 @@ class Engine:
         ``Settings.llm``); with none the answer is extractive. ``mode`` other than hybrid
         is for measurement: it skips the agent and answers from that retriever alone.
         """
+        with self.store.read_snapshot():  # one committed state while another process writes
+            return self._ask(query, k=k, mode=mode, filters=filters, llm=llm)
+
+    def _ask(self, query: str, *, k: int | None, mode: Mode, filters: SearchFilters | None,
+             llm: str | None) -> Answer:
         if mode != "hybrid":
             t0 = time.perf_counter()
             result = self.search(query, k=max(k or self.settings.top_k, 10), mode=mode,
@@ -148,6 +160,11 @@ class Engine:
                                        self.settings.abstain_below)
             answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return annotate(answer, self.store)
+        from civicsetu.review.route import contract_answer  # contract questions (issue 11)
+
+        contract = contract_answer(self.store, query, filters)
+        if contract is not None:
+            return annotate(contract, self.store)
         return annotate(self.agent(llm).run(query, filters), self.store)
 
     def research(self, query: str, *, filters: SearchFilters | None = None,

@@ -70,3 +70,20 @@ def test_an_acronym_spelled_out_in_the_question_is_not_unknown(bundled: Engine) 
     answer = bundled.ask("A builder company kept selling an unregistered project with the "
                          "managing director's knowledge. Can the MD be personally liable?")
     assert not answer.abstained
+
+
+@pytest.mark.slow
+def test_the_continuing_form_of_a_penalty_joins_the_answer(bundled: Engine) -> None:
+    answer = bundled.ask("What is the penalty for not registering a real estate project?")
+    cited = [c.provision_id for c in answer.citations]
+    assert cited[:2] == [f"{RERA}#s.59(1)", f"{RERA}#s.59(2)"]
+    assert "continues to violate" in answer.citations[1].quote
+
+
+@pytest.mark.slow
+def test_a_period_is_followed_by_its_extension(bundled: Engine) -> None:
+    answer = bundled.ask("Within how many years must a consumer complaint be filed under "
+                         "the Consumer Protection Act?")
+    cited = [c.provision_id.partition("#")[2] for c in answer.citations]
+    assert cited[:2] == ["s.69(1)", "s.69(2)"]
+    assert "sufficient cause" in answer.citations[1].quote

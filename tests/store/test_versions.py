@@ -93,3 +93,29 @@ def test_search_and_ask_as_of_a_date(engine: Engine) -> None:
         assert not answer.abstained
         assert any("one month" in c.quote for c in answer.citations)
         assert engine.ask(query).citations[0].quote != answer.citations[0].quote
+
+
+def test_a_document_changed_back_and_forth_keeps_every_version(tmp_path: Path) -> None:
+    """A -> B -> A -> B used to fail with ``UNIQUE constraint failed: chunks.id``: the
+    superseded chunks of the second A were re-keyed to the same id as the first A's.
+    Found by tests/store/test_concurrency.py."""
+    from civicsetu.embed import get_embedder
+    from civicsetu.ingest.pipeline import ingest
+    from civicsetu.store import SQLiteStore
+    from tests.store.corpus import act_text, settings, specs
+
+    st = settings(tmp_path / "home")
+    store = SQLiteStore(st.resolved_db_path)
+    path = tmp_path / "test-act-1.md"
+    a, b = act_text(1), act_text(1).replace("keep record 3", "keep ledger 3")
+    try:
+        statuses = []
+        for text in (a, b, a, b):
+            path.write_text(text, encoding="utf-8")
+            statuses += [r.status for r in ingest(specs([path]), store,
+                                                  get_embedder(st.embedder), st)]
+        assert statuses == ["added", "updated", "updated", "updated"]
+        assert "ledger 3" in store.provision("test-act-1#s.3").text
+        assert [f for f in store.doctor() if f.problems] == []
+    finally:
+        store.close()

@@ -26,7 +26,7 @@ from civicsetu.agent.prompts import (
     SOURCE,
 )
 from civicsetu.agent.state import AgentState
-from civicsetu.agent.validate import validate_answer
+from civicsetu.agent.validate import sentences_of, validate_answer
 from civicsetu.answer.evidence import assess
 from civicsetu.answer.extractive import answer_extractive, quoted_evidence
 from civicsetu.answer.messages import (
@@ -42,6 +42,7 @@ from civicsetu.guard.pii import find_pii, redact
 from civicsetu.guard.scope import check_scope
 from civicsetu.llm.base import LLM, Completion, LLMError, Message, ProviderUnavailable
 from civicsetu.llm.pricing import Meter
+from civicsetu.search.decompose import search_decomposed
 from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult, validate_query
 from civicsetu.search.lexicon import expansions
 from civicsetu.store.base import Store
@@ -161,7 +162,8 @@ class Agent:
         query = state["rewritten"]
         if attempts:
             query = _corrective_rewrite(state["query"], attempts)
-        result = self.searcher.search(query, k=max(self.top_k, 10), filters=state.get("filters"))
+        result, _ = search_decomposed(self.searcher, query, k=max(self.top_k, 10),
+                                      filters=state.get("filters"), split_from=state["query"])
         if attempts and state.get("result") is not None:
             previous: SearchResult = state["result"]
             if (result.best_cosine or 0) < (previous.best_cosine or 0) + CORRECTIVE_MIN_GAIN:
@@ -186,7 +188,7 @@ class Agent:
             return {"generations": MAX_GENERATIONS, "draft": INSUFFICIENT, "sources": []}
         sources = state.get("sources") or _safe_sources(quoted_evidence(
             rerank(result), self.store, self.searcher.documents, CONTEXT_QUOTES,
-            CONTEXT_CHARS)[0])
+            CONTEXT_CHARS, self.searcher.settings.complete_answers, selective=False)[0])
         if not sources:
             return {"generations": MAX_GENERATIONS, "draft": "", "sources": []}
         messages = [Message("system", ANSWER_SYSTEM),
@@ -241,19 +243,37 @@ class Agent:
                                      confidence="")}
         result: SearchResult = state["result"]
         draft = state.get("draft", "")
-        llm_wrote = self.llm is not None and bool(state.get("sources")) and bool(draft) \
-            and draft.strip() != INSUFFICIENT and not state.get("problems")
-        if self.llm is not None and (llm_wrote or draft.strip() == INSUFFICIENT):
+        sources = state.get("sources") or []
+        dropped: list[str] = []
+        if self.llm is not None and sources and draft and draft.strip() != INSUFFICIENT \
+                and state.get("problems"):
+            # Fall back per sentence, not per answer: the verified sentences stay.
+            draft, dropped = verified_sentences(draft, sources)
+        llm_wrote = self.llm is not None and bool(sources) and bool(draft) \
+            and draft.strip() != INSUFFICIENT and (not state.get("problems") or bool(dropped))
+        # The LLM saying INSUFFICIENT over evidence the checks found answerable does not
+        # hide that evidence: the verified quotes are shown instead (an LLM adds, never
+        # subtracts). With no sources the evidence itself was insufficient: abstain.
+        llm_abstains = draft.strip() == INSUFFICIENT and not sources
+        if self.llm is not None and (llm_wrote or llm_abstains):
             # The extractive answer is only the fallback; here the evidence notices suffice.
             notices = assess(result, self.store, self.searcher.documents,
                              self.abstain_below).notices
-            answer = _llm_answer(query, draft, state["sources"], result, notices) \
-                if llm_wrote else Answer(query, ABSTENTION, True, [], result.hits,
-                                         dict(result.timings_ms), notices)
+            if llm_wrote:
+                shown, _ = quoted_evidence(result, self.store, self.searcher.documents,
+                                           complete=self.searcher.settings.complete_answers)
+                if dropped:
+                    notices = [*notices, f"{len(dropped)} sentence(s) of the LLM's answer "
+                               "failed verification and were left out."]
+                answer = _llm_answer(query, draft, sources, result, notices, shown)
+            else:
+                answer = Answer(query, ABSTENTION, True, [], result.hits,
+                                dict(result.timings_ms), notices)
             answer.generator = self.llm.name
         else:
             answer = answer_extractive(result, self.store, self.searcher.documents,
-                                       self.abstain_below)
+                                       self.abstain_below,
+                                       self.searcher.settings.complete_answers)
             if self.llm is not None and state.get("llm_error"):
                 answer.notices.append(state["llm_error"])
             elif self.llm is not None and state.get("problems"):
@@ -342,8 +362,21 @@ def _numbered(sources: list[Citation]) -> str:
                      for i, c in enumerate(sources, start=1))
 
 
+def verified_sentences(draft: str, sources: list[Citation]) -> tuple[str, list[str]]:
+    """The draft's sentences that cite a source and pass validation on their own, joined;
+    and the sentences left out."""
+    kept: list[str] = []
+    dropped: list[str] = []
+    for sentence in sentences_of(draft):
+        check = validate_answer(sentence, sources)
+        (kept if check.cited and not check.problems else dropped).append(sentence.strip())
+    return (" ".join(kept) if kept else ""), dropped
+
+
 def _llm_answer(query: str, draft: str, sources: list[Citation], result: SearchResult,
-                notices: list[str]) -> Answer:
+                notices: list[str], extractive: list[Citation] | None = None) -> Answer:
+    """The LLM's verified prose, the sources it cites, then the quotes the extractive
+    answer would show that it did not cite, so the shown answer never holds less."""
     cited = [sources[n - 1] for n in validate_answer(draft, sources).cited]
     lines = [draft, ""]
     for i, c in enumerate(sources, start=1):
@@ -351,6 +384,16 @@ def _llm_answer(query: str, draft: str, sources: list[Citation], result: SearchR
             lines.append(f"[{i}] {c.label}" + (f" — {c.title}" if c.title else "") + ":")
             lines.append(f"“{c.quote}”")
             lines.append("")
+    seen = {(c.provision_id, c.quote) for c in cited}
+    more = [c for c in extractive or [] if (c.provision_id, c.quote) not in seen
+            and not any(c.quote in s.quote for s in cited)]
+    if more:
+        lines.append("Also quoted:")
+        for c in more:
+            lines.append(f"- {c.label}" + (f" — {c.title}" if c.title else "") + ":")
+            lines.append(f"“{c.quote}”")
+            lines.append("")
+    cited = cited + more
     lines.append(DISCLAIMER)
     return Answer(query, "\n".join(lines), False, cited, result.hits,
                   dict(result.timings_ms), list(notices))

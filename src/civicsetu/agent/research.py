@@ -29,16 +29,15 @@ from civicsetu.agent.pipeline import Agent
 from civicsetu.answer.extractive import quoted_evidence
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
 from civicsetu.answer.verify import fold
+from civicsetu.search.decompose import decompose, scoped
 from civicsetu.search.hybrid import SearchFilters, SearchResult
 from civicsetu.search.lexicon import expansions
-from civicsetu.search.query import STOPWORDS
+from civicsetu.search.query import STOPWORDS, named_documents
 from civicsetu.types import Answer, Citation, Hit
 
 MAX_STEPS = 3
 MEMORY_COSINE = 0.92
 QUOTES_PER_STEP = 3
-_SPLIT = re.compile(r"\?\s+|,\s+and\s+(?=(?:if|where|what|who|how|when|can|does|is|do)\b)|"
-                    r"\s+and\s+(?=(?:if\s+\w+|where|who|how\s+long|what)\b)", re.IGNORECASE)
 _CHOICES = re.compile(r"\(([a-dA-D])\)\s*([^()]+?)(?=\s*\([a-dA-D]\)|\s*$|\?)")
 _RRF_K = 60
 
@@ -73,18 +72,26 @@ class Researcher:
         if remembered is not None:
             return ResearchRun(remembered, [], from_memory=True,
                                metrics={"steps": 0, "llm_calls": 0, "seconds": 0.0})
-        steps = [Step(q, _alternatives(q)) for q in plan(question)]
+        mentions = [question[s:e] for _, s, e in
+                    named_documents(question, self.searcher.documents)]
+        steps = [Step(q, _alternatives(q)) for q in plan(question, mentions)]
+        scope = filters
         used: set[str] = set()
         citations: list[Citation] = []
         hits: list[Hit] = []
         stagnant = 0
         chars = 0
-        for step in steps:
-            result = self._pooled(step.queries, filters, used)
+        for n, step in enumerate(steps):
+            result = self._pooled(step.queries, scope, used)
             if not self._answered(result, used) and not step.replanned:
                 step.replanned = True
                 step.queries = step.queries[1:] + step.queries[:1]
-                result = self._pooled(step.queries, filters, used)
+                result = self._pooled(step.queries, scope, used)
+            if n == 0 and len(steps) > 1:
+                # Later steps keep the whole question's Act(s), as in a plain answer.
+                docs = result.analysis.named_docs + result.analysis.implied_docs or \
+                    [h.doc_id for h in result.hits[:1]]
+                scope = scoped(filters, docs)
             new = [h for h in result.hits if h.provision_id not in used]
             step.provisions = [h.provision_id for h in new[:5]]
             step.answered = self._answered(result, used)
@@ -166,10 +173,11 @@ class Researcher:
         self.store.remember_qa(self._fingerprint(), question, vector, payload)
 
 
-def plan(question: str) -> list[str]:
-    """At most three sub-questions, in the order asked."""
+def plan(question: str, mentions: list[str] | None = None) -> list[str]:
+    """At most three sub-questions, in the order asked: the same decomposition as a plain
+    answer (``search/decompose.py``), each part keeping the question's Acts and parties."""
     body = _CHOICES.sub("", question)
-    parts = [p.strip(" ,;") for p in _SPLIT.split(body) if p and len(p.strip()) > 12]
+    parts = [s.text for s in decompose(body, mentions or [])]
     if len(parts) <= 1:
         return [question]
     # The whole question leads: what one retrieval finds for it is the base that the

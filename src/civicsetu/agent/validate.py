@@ -13,12 +13,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from civicsetu.answer.numbers import values as number_values
 from civicsetu.answer.verify import fold
 from civicsetu.types import Citation
 
 _MARK = re.compile(r"\[(\d{1,2})\]")
 _QUOTE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
-_NUMBER = re.compile(r"(?<![\w.])(?:₹\s?|Rs\.?\s?)?\d[\d,]*(?:\.\d+)?(?!\w)")
+_NUMBER = re.compile(r"(?<![\w.])(?:₹\s?|Rs\.?\s?)?\d[\d,]*(?:\.\d+)?(?:\s*(?:lakhs?|crores?)\b)?"
+                     r"(?!\w)", re.IGNORECASE)
 _NUMBER_WORDS = re.compile(
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
     r"thirty|forty|forty-five|fifty|sixty|ninety|hundred|thousand|lakh|crore)\b"
@@ -49,7 +51,7 @@ def validate_answer(text: str, sources: Sequence[Citation]) -> Validation:
     bad = sorted({n for n in marks if not 1 <= n <= len(sources)})
     if bad:
         problems.append(f"cites sources that do not exist: {bad}")
-    for sentence in _sentences(text):
+    for sentence in sentences_of(text):
         cited = [int(n) for n in _MARK.findall(sentence) if 1 <= int(n) <= len(sources)]
         if not cited:
             continue
@@ -59,19 +61,22 @@ def validate_answer(text: str, sources: Sequence[Citation]) -> Validation:
                 problems.append(f"quote not verbatim in [{', '.join(map(str, cited))}]: "
                                 f"{quote[:60]!r}")
         claim = _REFERENCE.sub(" ", _MARK.sub("", sentence))
-        evidence_numbers = {_plain(m.group(0)) for m in _NUMBER.finditer(evidence)}
+        # Numbers compare by value, however written: "60 days" is "sixty days", and
+        # "Rs. 10,00,000" is "ten lakh rupees" (answer/numbers.py).
+        stated = number_values(_REFERENCE.sub(" ", evidence))
         for number in _numbers(claim):
-            digits = _plain(number)
-            found = (digits in evidence_numbers) if any(ch.isdigit() for ch in number) \
-                else number.lower() in evidence
+            wanted = number_values(number)
+            found = wanted <= stated if wanted else number.lower() in evidence
             if not found:
                 problems.append(f"'{number}' is not in the cited text")
     return Validation(not problems, sorted(set(n for n in marks if 1 <= n <= len(sources))),
                       problems)
 
 
-def _sentences(text: str) -> list[str]:
+def sentences_of(text: str) -> list[str]:
+    """The sentences of an answer, each with the ``[n]`` marks that close it."""
     return [m.group(0) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+
 
 
 def _numbers(text: str) -> list[str]:
@@ -80,6 +85,3 @@ def _numbers(text: str) -> list[str]:
     return [n for n in found if n]
 
 
-def _plain(number: str) -> str:
-    """``₹ 1,50,000.00`` -> ``150000.00``: amounts compare by their digits."""
-    return re.sub(r"[^\d.]", "", number).rstrip(".")

@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from civicsetu.answer.evidence import assess
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
 from civicsetu.answer.verify import fold, verify_citations
+from civicsetu.guard.injection import screen
 from civicsetu.ingest.chunker import SENTENCE_END, display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.store.base import DocumentInfo, Store
@@ -30,6 +31,14 @@ RANK_WEIGHT = 0.35
 # Our synonyms for the user's words count half: the user's own wording is the better signal.
 EXPANSION_WEIGHT = 0.5
 _TOKEN = re.compile(r"[a-z0-9]+")
+MAX_COMPLETIONS = 2
+# Fewer, better citations: after the lead, a unit scoring below KEEP_RELATIVE of the best
+# is quoted only if it holds at least NEW_TERMS_SHARE of the question's (idf-weighted)
+# words that the quotes before it do not. Chosen on the dev set as the point that raises
+# citation precision most for the least key-fact loss (docs/EVALUATION.md).
+KEEP_RELATIVE = 0.6
+NEW_TERMS_SHARE = 0.1
+_SUBSECTION_PATH = re.compile(r"^[a-z]+\.\w+\((\w{1,4})\)")
 
 
 @dataclass(slots=True)
@@ -41,18 +50,29 @@ class _Unit:
     rank: int
     pinned: bool
     score: float = 0.0
+    matched: dict[str, float] = field(default_factory=dict)  # question stems it holds
+
+
+def without_instructions(result: SearchResult) -> SearchResult:
+    """Drop retrieved passages that carry instructions (``guard.injection``): they are
+    not law, and quoting them would let a planted document change an answer's sources.
+    No provision of the bundled Acts is flagged (tests/guard/test_injection_suite.py)."""
+    kept = [h for h in result.hits if not screen(h.text).flagged]
+    return result if len(kept) == len(result.hits) else replace(result, hits=kept)
 
 
 def answer_extractive(result: SearchResult, store: Store,
-                      documents: list[DocumentInfo], abstain_below: float) -> Answer:
+                      documents: list[DocumentInfo], abstain_below: float,
+                      complete: bool = True) -> Answer:
     t0 = time.perf_counter()
+    result = without_instructions(result)
     query = result.analysis.query
     evidence = assess(result, store, documents, abstain_below)
     if not evidence.answerable or not result.hits:
         return Answer(query, ABSTENTION, True, [], result.hits,
                       {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
 
-    citations, rejected = quoted_evidence(result, store, documents)
+    citations, rejected = quoted_evidence(result, store, documents, complete=complete)
     if not citations:
         return Answer(query, ABSTENTION, True, [], result.hits,
                       {**result.timings_ms, "answer": _ms(t0)},
@@ -64,14 +84,29 @@ def answer_extractive(result: SearchResult, store: Store,
 
 def quoted_evidence(result: SearchResult, store: Store, documents: list[DocumentInfo],
                     max_quotes: int = MAX_QUOTES,
-                    max_chars: int = MAX_TOTAL_CHARS) -> tuple[list[Citation], int]:
+                    max_chars: int = MAX_TOTAL_CHARS,
+                    complete: bool = True,
+                    selective: bool = True) -> tuple[list[Citation], int]:
     """The best verbatim units of the top hits, as verified citations (and how many
     candidates failed verification). The extractive answer quotes them; an LLM gets them
-    as its numbered context."""
+    as its numbered context. With ``complete``, the sub-sections that finish the best
+    provision's rule follow it (see ``completions``); with ``selective`` (the shown answer,
+    not an LLM's context) weak units that add no question words are left out."""
+    result = without_instructions(result)
     units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
                              result.as_of)
     _score(units, result, store)
-    chosen = _choose(units, max_quotes, max_chars)
+    chosen = _choose(units, max_quotes, max_chars, selective)
+    if complete and chosen:
+        extra = completions(chosen[0], store, result.as_of,
+                            {u.provision.id for u in chosen})
+        budget = max_chars - sum(len(u.text) for u in chosen)
+        fitting = []
+        for u in extra:
+            if len(u.text) <= budget:
+                fitting.append(u)
+                budget -= len(u.text)
+        chosen = [chosen[0], *fitting, *chosen[1:]][:max_quotes + len(fitting)]
     titles = {d.id: d.title for d in documents}
     section_titles = _section_titles(chosen, store, result.as_of)
     citations = [_citation(u, titles, section_titles) for u in chosen]
@@ -100,12 +135,59 @@ def _candidate_units(hits: list[Hit], store: Store,
                     own_end = q.start
                     break
             start, end = max(p.start, hit.start), min(own_end, hit.end)
+            if own_end < p.end and _opens_list(p.text[:own_end - p.start]) and \
+                    p.end - start <= MAX_QUOTE_CHARS:
+                # "... including—" is finished by its clauses: quote them with it.
+                end = p.end
             for s, e in _sentences(p.text, p.start, start, end):
                 if (p.doc_id, s) in seen:
                     continue
                 seen.add((p.doc_id, s))
                 units.append(_Unit(p, s, e, p.text[s - p.start:e - p.start], rank, hit.pinned))
     return units
+
+
+def _opens_list(text: str) -> bool:
+    """Does this own text end by introducing its clauses ("namely:—", "including—")?"""
+    return text.rstrip().endswith(("—", ":", ":-", "-", "–"))
+
+
+def _subsection_of(path: str) -> tuple[str, str] | None:
+    """``s.59(1)(a)`` -> (``s.59(1)``, ``1``); None for a path with no sub-section."""
+    m = _SUBSECTION_PATH.match(path)
+    return (m.group(0), m.group(1)) if m else None
+
+
+def completions(lead: _Unit, store: Store, as_of: date | None,
+                taken: set[str]) -> list[_Unit]:
+    """The sibling sub-sections that finish the lead provision's rule: those that refer
+    back to the lead's own sub-section ("continues to violate ... sub-section (1)",
+    "Notwithstanding anything contained in sub-section (1) ... after the period"), which is
+    how an Act writes a penalty's continuing form, a duty's exception and a period's
+    extension. At most ``MAX_COMPLETIONS``, in the Act's order."""
+    anchor = _subsection_of(lead.provision.path)
+    if anchor is None:
+        return []
+    anchor_path, label = anchor
+    back_ref = re.compile(rf"sub-sections?\s*(?:\([^)]{{1,4}}\)\s*(?:,|and|or|to)\s*)*"
+                          rf"\({re.escape(label)}\)", re.IGNORECASE)
+    out: list[_Unit] = []
+    for p in store.provisions_of_section(lead.provision.doc_id, lead.provision.section,
+                                         as_of):
+        sub = _subsection_of(p.path)
+        if sub is None or sub[0] != p.path or p.path == anchor_path or p.id in taken:
+            continue
+        if not back_ref.search(p.text):
+            continue
+        spans = _sentences(p.text, p.start, p.start, p.end)
+        if not spans:
+            continue
+        s, e = spans[0]
+        out.append(_Unit(p, s, e, p.text[s - p.start:e - p.start], lead.rank, lead.pinned,
+                         lead.score))
+        if len(out) >= MAX_COMPLETIONS:
+            break
+    return out
 
 
 def _sentences(text: str, base: int, start: int, end: int) -> list[tuple[int, int]]:
@@ -149,13 +231,14 @@ def _score(units: list[_Unit], result: SearchResult, store: Store) -> None:
     total = sum(weights.values()) or 1.0
     for u in units:
         tokens = {_stem(t) for t in _TOKEN.findall(u.text.lower())}
-        coverage = sum(w for t, w in weights.items() if t in tokens) / total
+        u.matched = {t: w / total for t, w in weights.items() if t in tokens}
+        coverage = sum(u.matched.values())
         brevity = 1.0 if len(u.text) < 80 else 1.1  # headings-only fragments rarely answer
         u.score = coverage * brevity + RANK_WEIGHT / (1 + u.rank) + (0.5 if u.pinned else 0.0)
 
 
 def _choose(units: list[_Unit], max_quotes: int = MAX_QUOTES,
-            max_chars: int = MAX_TOTAL_CHARS) -> list[_Unit]:
+            max_chars: int = MAX_TOTAL_CHARS, selective: bool = True) -> list[_Unit]:
     """Follow the retriever's order of provisions; from each hit quote its best unit."""
     best_per_hit: dict[int, _Unit] = {}
     for u in units:
@@ -164,8 +247,16 @@ def _choose(units: list[_Unit], max_quotes: int = MAX_QUOTES,
     chosen: list[_Unit] = []
     per_section: dict[str, int] = {}
     total = 0
+    best = max((u.score for u in best_per_hit.values()), default=0.0)
     for rank in sorted(best_per_hit):
         u = best_per_hit[rank]
+        if selective and chosen and u.score < KEEP_RELATIVE * best:
+            covered = {t for c in chosen for t in c.matched}
+            new_terms = sum(w for t, w in u.matched.items() if t not in covered)
+            if new_terms < NEW_TERMS_SHARE:
+                # A weaker match is shown beside a strong one only when it holds question
+                # words the quotes so far do not (another part of the question).
+                continue
         sec = f"{u.provision.doc_id}#{u.provision.section}"
         if len(chosen) >= max_quotes:
             break

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from civicsetu.answer.numbers import canonical
 from civicsetu.types import section_of, split_provision_id
 
 _MARKUP = re.compile(r"\^[\w*]{1,4}|[\[\]]")
@@ -37,9 +38,16 @@ def reciprocal_rank(gold: Sequence[str], retrieved: Sequence[str]) -> float:
     return 0.0
 
 
+def citation_precision_counts(gold: Sequence[str], cited: Sequence[str]) -> int:
+    """How many of the cited provisions fall in a gold section (each citation counted)."""
+    gold_sections = set(section_key(g) for g in gold)
+    return sum(1 for c in cited if section_key(c) in gold_sections)
+
+
 def normalise_for_match(text: str) -> str:
-    """Lower-case, amendment markup (``^1[ ... ]``) dropped, white space folded."""
-    return " ".join(_MARKUP.sub("", text).lower().replace("’", "'").split())
+    """Lower-case, amendment markup (``^1[ ... ]``) dropped, white space folded, numbers
+    in one form ("sixty days" and "60 days" match; see answer/numbers.py)."""
+    return " ".join(canonical(_MARKUP.sub("", text)).lower().replace("’", "'").split())
 
 
 def key_fact_recall(key_facts: Sequence[str], answer: str) -> float:

@@ -11,6 +11,8 @@ _ROWS = [
     ("recall@10", "Section recall@10"), ("mrr", "MRR"),
     ("key_fact_recall", "Key-fact recall (answerable)"),
     ("citation_validity", "Citation validity"), ("citations", "Citations checked"),
+    ("citation_precision", "Citation precision (answerable: cites a gold section)"),
+    ("citations_per_answer", "Citations per answer"),
     ("answer_rate_answerable", "Answer rate (answerable)"),
     ("abstention_unanswerable", "Abstention (unanswerable)"),
     ("latency_p50_ms", "Latency p50 (ms)"), ("latency_p95_ms", "Latency p95 (ms)"),

@@ -17,7 +17,13 @@ from typing import Any
 from civicsetu.answer.verify import locate_quote
 from civicsetu.engine import Engine
 from civicsetu.errors import InputError, NotFoundError
-from civicsetu.eval.metrics import key_fact_recall, percentile, recall_at_k, reciprocal_rank
+from civicsetu.eval.metrics import (
+    citation_precision_counts,
+    key_fact_recall,
+    percentile,
+    recall_at_k,
+    reciprocal_rank,
+)
 from civicsetu.search.hybrid import Mode
 from civicsetu.types import Answer
 
@@ -63,6 +69,7 @@ def evaluate_system(engine: Engine, rows: list[dict[str, Any]], mode: Mode,
         retrieved = [h.provision_id for h in answer.retrieved]
         gold = row.get("gold_provisions") or []
         valid, cited = _citation_checks(engine, answer)
+        on_gold = citation_precision_counts(gold, [c.provision_id for c in answer.citations])
         per_row.append({
             "id": row.get("id", ""), "query_type": row.get("query_type", ""),
             "answerable": bool(gold), "abstained": answer.abstained,
@@ -72,7 +79,8 @@ def evaluate_system(engine: Engine, rows: list[dict[str, Any]], mode: Mode,
             "rr": reciprocal_rank(gold, retrieved) if gold else None,
             "key_fact_recall": key_fact_recall(row.get("key_facts") or [], answer.text)
             if gold and row.get("key_facts") else None,
-            "citations": cited, "valid_citations": valid, "latency_ms": round(latency, 1),
+            "citations": cited, "valid_citations": valid, "gold_citations": on_gold,
+            "latency_ms": round(latency, 1),
             "llm_calls": answer.llm_calls, "tokens": answer.tokens,
             "llm_answer": answer.generator != "extractive" and not answer.abstained,
             "retrieved": retrieved[:10],
@@ -84,6 +92,15 @@ def evaluate_system(engine: Engine, rows: list[dict[str, Any]], mode: Mode,
 
 def _mean(values: list[float]) -> float:
     return round(sum(values) / len(values), 4) if values else 0.0
+
+
+def _precision(answerable: list[dict[str, Any]]) -> float | None:
+    """Share of the citations shown for answerable questions that cite a gold section."""
+    shown = sum(r["citations"] for r in answerable)
+    if not shown:
+        return None
+    on_gold = sum(int(r.get("gold_citations", 0)) for r in answerable)
+    return float(round(on_gold / shown, 4))
 
 
 def summarise(per_row: list[dict[str, Any]]) -> dict[str, Any]:
@@ -105,6 +122,9 @@ def summarise(per_row: list[dict[str, Any]]) -> dict[str, Any]:
         "citation_validity": round(sum(r["valid_citations"] for r in per_row) / cited, 4)
         if cited else None,
         "citations": cited,
+        "citation_precision": _precision(answerable),
+        "citations_per_answer": _mean([float(r["citations"]) for r in answerable
+                                       if not r["abstained"]]),
         "answer_rate_answerable": _mean([0.0 if r["abstained"] else 1.0 for r in answerable]),
         "abstention_unanswerable": _mean([1.0 if r["abstained"] else 0.0
                                           for r in unanswerable]),

@@ -15,17 +15,23 @@ from dataclasses import dataclass
 _I = re.IGNORECASE
 PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("override", re.compile(
-        r"\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.\n]{0,40}\b(?:previous|prior|"
+        r"\b(?:ignore|disregard|forget|overrides?|overriding|bypass|skip)\b[^.\n]{0,40}"
+        r"\b(?:previous|prior|"
         r"above|earlier|all|any|your|the|these|system)\b[^.\n]{0,30}\b(?:instructions?|"
         r"rules?|prompts?|directions?|guidelines?|context|constraints?)\b", _I)),
     ("new-role", re.compile(
         r"\byou\s+are\s+(?:now|no\s+longer)\b|\bfrom\s+now\s+on\b[^.\n]{0,40}\b(?:you|act|"
-        r"respond|answer)\b|\bact\s+as\s+(?:a|an|my)\b|\bpretend\s+(?:to\s+be|you)\b|"
+        r"respond|answer)\b|\bact\s+as\s+my\b|(?:^|[.!?;:]\s*|\b(?:please|now|you\s+"
+        r"(?:will|must|should))\s+)act\s+as\s+(?:a|an)\b|\bpretend\s+(?:to\s+be|you)\b|"
         r"\broleplay\b|\bjailbreak\b|\bDAN\b|\bdeveloper\s+mode\b", _I)),
     ("prompt-leak", re.compile(
         r"\b(?:reveal|show|print|repeat|output|tell\s+me|display|leak|what\s+(?:is|are))\b"
         r"[^.\n]{0,40}\b(?:system\s+prompt|your\s+(?:instructions|prompt|rules)|hidden\s+"
         r"(?:prompt|instructions)|initial\s+prompt)\b", _I)),
+    ("addressed-to-ai", re.compile(
+        r"\bnote\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|chatbot|bot)\b|"
+        r"\b(?:ignore|disregard)\s+(?:the\s+)?(?:act|law|text|document|question)\s+above\b|"
+        r"<!--\s*(?:system|assistant|instructions?|prompt)\b", _I)),
     ("markup", re.compile(
         r"<\|(?:im_start|im_end|system|endoftext)\|>|\[/?INST\]|<</?SYS>>|^\s*#{2,}\s*"
         r"(?:system|instruction)s?\b|\bBEGIN\s+(?:SYSTEM|ADMIN)\b|^\s*(?:system|assistant)\s*:",

@@ -21,12 +21,14 @@ from civicsetu.guard.encoding import mostly_unsupported_script
 _I = re.IGNORECASE
 DRAFTING = re.compile(
     r"\b(?:draft|write|prepare|compose|generate)\b\s+(?:me\s+)?(?:a|an|my|the|our)?\s*"
+    r"(?:(?:better|new|stronger|simple|short|standard|model|sample|fair|mutual)\s+){0,2}"
     r"(?:legal\s+)?(?:notice|petition|plaint|complaint|agreement|contract|letter|affidavit|"
     r"will|deed|reply|application|appeal|memo|lease|nda)\b", _I)
 ADVICE = re.compile(
     r"\bshould\s+i\s+(?:sue|file|settle|sign|accept|appeal|go\s+to\s+court)\b|\bwill\s+i\s+"
     r"win\b|\bwhat\s+are\s+my\s+chances\b|\bbe\s+my\s+lawyer\b|\brepresent\s+me\b|\bwhich\s+"
-    r"lawyer\b|\bhow\s+much\s+(?:compensation\s+)?will\s+i\s+get\b|\bpredict\b", _I)
+    r"lawyer\b|\blegal\s+strateg(?:y|ies)\b|\bwhat\s+(?:strategy|tactics?)\s+should\b|"
+    r"\bhow\s+much\s+(?:compensation\s+)?will\s+i\s+get\b|\bpredict\b", _I)
 LEGAL_WORDS = re.compile(
     r"\b(?:act|section|rule|law|legal|court|tribunal|authority|rera|builder|promoter|flat|"
     r"apartment|property|registration|penalty|appeal|complaint|contract|agreement|consumer|"

@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from civicsetu.ingest.readers import DEFAULT_MAX_BYTES, read_source
+from civicsetu.ingest.readers import DEFAULT_MAX_BYTES, ReadLimits, read_source
 from civicsetu.types import DocType, Document
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?P<body>.*?)\n---[ \t]*\n", re.DOTALL)
@@ -62,9 +62,10 @@ def load_source(
     max_pages: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     source: str | None = None,
+    limits: ReadLimits | None = None,
 ) -> tuple[Document, tuple[str, ...]]:
     """Read any supported file into a ``Document``; also return warnings for the user."""
-    extracted = read_source(path, max_pages=max_pages, max_bytes=max_bytes)
+    extracted = read_source(path, max_pages=max_pages, max_bytes=max_bytes, limits=limits)
     text = extracted.text
     meta = front_matter(text) if extracted.format == "markdown" else {}
     name = title or meta.get("title") or extracted.title

@@ -99,7 +99,9 @@ def ingest(specs: Sequence[SourceSpec], store: Store, embedder: Embedder,
             reports.append(IngestReport(spec.origin or str(spec.path),
                                         spec.doc_id or spec.path.stem, "failed",
                                         message=str(exc)))
-    if any(r.status in {"added", "updated"} for r in reports):
+    if any(r.status != "failed" for r in reports):
+        # Each write resolves references in its own transaction; this pass repairs an
+        # index written by an older version that committed edges separately.
         store.resolve_references()
     return reports
 
@@ -112,7 +114,7 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
         doc_type=spec.doc_type, extra_aliases=spec.aliases,
         effective_date=spec.effective_date, parent_id=spec.parent_id,
         max_pages=spec.max_pages, max_bytes=settings.max_source_mb * 2**20,
-        source=spec.origin)
+        source=spec.origin, limits=settings.read_limits())
     where = spec.origin or str(spec.path.resolve())
     if spec.doc_id is None:
         document = replace(document, id=user_doc_id(
@@ -126,7 +128,7 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     previous = store.document_hash(document.id)
     if previous == document.content_hash and not force:
         if not store.provenance([document.id]).get(document.id, Provenance("")).origin:
-            _record_provenance(store, document, spec.kind, where)  # an older index
+            _record_provenance(store, *_official_or(document, spec.kind, where))  # older index
         if on_progress:
             on_progress(document.id, 1, 1)
         return IngestReport(spec.origin or str(spec.path), document.id, "unchanged")
@@ -151,11 +153,19 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
             on_progress(document.id, i + len(batch), len(todo))
     if on_progress and not todo:
         on_progress(document.id, 1, 1)
-    store.replace_document(parsed, embedder.model_id, new_vectors)
+    provenance, others, look_notes = _plan_provenance(store, document, spec.kind, where)
+    # The provenance commits with the document (a kill -9 cannot separate them).
+    store.replace_document(parsed, embedder.model_id, new_vectors, provenance)
+    for other, theirs in others:
+        store.set_provenance(other, theirs)
+    if document.doc_type is DocType.CONTRACT:
+        from civicsetu.review.extract import metadata  # contract parties, dates, law
+
+        store.set_document_metadata(document.id, metadata(document.text))
     notes = list(read_warnings + parsed.warnings)
     if partial:
         notes.append(f"only {share:.0%} of the text was indexed (--allow-partial)")
-    notes += _record_provenance(store, document, spec.kind, where)
+    notes += look_notes
     return IngestReport(
         spec.origin or str(spec.path), document.id, "updated" if previous else "added",
         provisions=len(parsed.provisions), chunks=len(parsed.chunks),
@@ -207,8 +217,29 @@ def _holder(store: Store, path: Path, content_hash: str) -> Callable[[str], str 
     return holder
 
 
+def _official_or(document: Document, kind: str, where: str) -> tuple[Document, str, str]:
+    """A file with a bundled Act's id and text is that official text, whoever ingests it."""
+    from civicsetu.corpus import bundled_acts
+
+    official = {a.id: a.path for a in bundled_acts()}.get(document.id)
+    if official is not None and kind == "user":
+        return document, "bundled", str(official)
+    return document, kind, where
+
+
 def _record_provenance(store: Store, document: Document, kind: str, where: str) -> list[str]:
     """Store where ``document`` came from; flag look-alike titles. Returns warnings."""
+    provenance, flagged, warnings = _plan_provenance(store, document, kind, where)
+    for other, theirs in flagged:
+        store.set_provenance(other, theirs)
+    store.set_provenance(document.id, provenance)
+    return warnings
+
+
+def _plan_provenance(store: Store, document: Document, kind: str, where: str
+                     ) -> tuple[Provenance, list[tuple[str, Provenance]], list[str]]:
+    """Where ``document`` came from, the other documents its (official) title flags as
+    look-alikes, and the warnings; nothing is written."""
     others = [d for d in store.documents() if d.id != document.id]
     provenance = store.provenance()
     same = lookalikes((document.title, document.short_title),
@@ -216,18 +247,18 @@ def _record_provenance(store: Store, document: Document, kind: str, where: str) 
     now = datetime.now(UTC).isoformat(timespec="seconds")
     flag = ""
     warnings = []
+    flagged: list[tuple[str, Provenance]] = []
     for other in same:
         theirs = provenance.get(other, Provenance(""))
         if kind == "bundled" and not theirs.official:
-            store.set_provenance(other, replace(theirs, lookalike_of=document.id))
+            flagged.append((other, replace(theirs, lookalike_of=document.id)))
             warnings.append(f"{other} has the title of this official Act and is flagged")
         elif kind != "bundled":
             flag = flag or other
     if flag:
         warnings.append(f"the title {document.title!r} matches the document {flag}; it is "
                         "flagged as a look-alike and answers quoting it carry a warning")
-    store.set_provenance(document.id, Provenance(kind, where, now, flag))
-    return warnings
+    return Provenance(kind, where, now, flag), flagged, warnings
 
 
 def bundled_specs() -> list[SourceSpec]:

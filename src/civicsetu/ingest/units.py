@@ -184,7 +184,44 @@ def _contract_units(text: str, doc_type: DocType) -> list[Unit]:
                                 m.start(), body_start, style))
     units = _increasing(_first_per_position(clauses))
     articles = [a for a in found if not any(c.start == a.start for c in units)]
-    return sorted(_increasing(articles) + units, key=lambda u: u.start)
+    numbered = sorted(_increasing(articles) + units, key=lambda u: u.start)
+    if not numbered:
+        return _headed_paragraphs(text)
+    return numbered + _contract_schedules(text, numbered[-1].body_start)
+
+
+# Contract appendices in any case: ``Schedule 2 Fees``, ``Annex A``, ``Exhibit B``.
+CONTRACT_SCHEDULE = re.compile(
+    r"^[ \t]*(?:#{1,4}[ \t]+)?(?:SCHEDULE|Schedule|ANNEX|Annex|EXHIBIT|Exhibit|APPENDIX|"
+    r"Appendix)[ \t]+(?P<num>\d{1,2}|[A-Z]|[IVX]{1,4})\b[ \t]*[.:\-–—]?[ \t]*"
+    r"(?P<title>[^\n]{0,120})$", re.M)
+# An unnumbered heading: a short line without final punctuation after a blank line, with
+# a body line under it.
+HEADED_PARAGRAPH = re.compile(
+    r"(?:\A|\n[ \t]*\n)[ \t]*(?P<title>[A-Z][A-Za-z&'’,\- ]{1,58}[A-Za-z])[ \t]*\n"
+    r"(?=[ \t]*\S[^\n]{39,})")
+
+
+def _contract_schedules(text: str, after: int) -> list[Unit]:
+    out: list[Unit] = []
+    for m in CONTRACT_SCHEDULE.finditer(text, after):
+        label = m.group("num").lower()
+        number = _arabic(label.upper()) if re.fullmatch(r"[ivx]+", label) and len(label) > 1 \
+            else label
+        out.append(Unit(f"sch.{number}", ProvisionKind.SCHEDULE,
+                        _clean_title(m.group("title")), m.start(), m.end(), "schedule"))
+    return out
+
+
+def _headed_paragraphs(text: str) -> list[Unit]:
+    """Units for a contract with no numbering: each headed paragraph is ``p.N``."""
+    out: list[Unit] = []
+    for m in HEADED_PARAGRAPH.finditer(text):
+        if len(m.group("title").split()) > 8:
+            continue
+        out.append(Unit(f"p.{len(out) + 1}", ProvisionKind.PARAGRAPH,
+                        _clean_title(m.group("title")), m.start("title"), m.end(), "heading"))
+    return out if len(out) >= 2 else []
 
 
 def _clause_title(m: re.Match[str]) -> tuple[str, int]:

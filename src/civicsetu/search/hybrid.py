@@ -1,4 +1,4 @@
-"""Hybrid retrieval: BM25 (FTS5) and dense (exact cosine) fused by reciprocal rank.
+"""Hybrid retrieval: BM25 and dense (``Store.dense_search``) fused by reciprocal rank.
 
 Then: for questions that follow references, penalties or time limits, the citation-graph
 neighbours of the best provisions join as one more ranked list (``graph_expand``);
@@ -19,6 +19,7 @@ from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
 from civicsetu.search.query import QueryAnalysis, analyze, fts_query
+from civicsetu.search.routing import Router
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
 from civicsetu.types import Hit, section_of
 
@@ -28,6 +29,9 @@ FAMILY_TOP = 3
 # The graph list votes at half weight: a neighbour joins the pool and rises near its seed.
 GRAPH_WEIGHT = 0.5
 GRAPH_SEEDS_LEAD = 2
+# A document the question implies by its subject words (search/routing.py) counts half
+# as much as one it names.
+IMPLIED_DOC_WEIGHT = 0.5
 
 
 @dataclass(slots=True)
@@ -54,6 +58,7 @@ class Searcher:
         self.embedder = embedder
         self.settings = settings
         self._documents: list[DocumentInfo] | None = None
+        self._router: Router | None = None
 
     @property
     def documents(self) -> list[DocumentInfo]:
@@ -61,8 +66,31 @@ class Searcher:
             self._documents = self.store.documents()
         return self._documents
 
+    def forget_documents(self) -> None:
+        """Read the document list again on the next search (another process changed it)."""
+        self._documents = None
+        self._router = None
+
+    @property
+    def router(self) -> Router:
+        if self._router is None:
+            self._router = Router(self.store, self.documents, self.embedder.model_id)
+        return self._router
+
+    def route(self, analysis: QueryAnalysis, allowed: set[str]) -> list[str]:
+        """Name documents by their title initials; return the ones only implied."""
+        if not self.settings.act_routing:
+            return []
+        for doc_id in self.router.named_by_initials(analysis.query):
+            if doc_id in allowed and doc_id not in analysis.named_docs:
+                analysis.named_docs.append(doc_id)
+        return [d for d in self.router.implied(analysis.terms, bool(analysis.named_docs))
+                if d in allowed and d not in analysis.named_docs]
+
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
-               filters: SearchFilters | None = None) -> SearchResult:
+               filters: SearchFilters | None = None,
+               prefer_docs: list[str] | None = None) -> SearchResult:
+        """Ranked provisions for ``query``; ``prefer_docs`` are treated as implied by it."""
         k = k or self.settings.top_k
         query = validate_query(query, self.settings.max_query_chars)
         if not self.documents:
@@ -73,6 +101,10 @@ class Searcher:
         allowed = self._allowed_docs(filters)
         as_of = filters.as_of if filters else None
         analysis = analyze(query, [d for d in self.documents if d.id in allowed])
+        implied = self.route(analysis, allowed) if len(allowed) > 1 else []
+        implied += [d for d in prefer_docs or [] if d in allowed and d not in implied
+                    and d not in analysis.named_docs]
+        analysis.implied_docs = implied
         timings["analyze"] = _ms(t0)
 
         query_vector = None
@@ -84,7 +116,9 @@ class Searcher:
 
         t = time.perf_counter()
         named_for_boost = analysis.named_docs if mode != "bm25" else []
-        hits = self._hits(self._fuse(lists), named_for_boost)
+        if mode == "bm25":
+            analysis.implied_docs = []
+        hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs)
         if self.settings.graph_expansion and wants_graph(analysis):
             seeds = self._pinned(analysis, allowed, hits, as_of) + hits
             neighbours = graph_list(self.store, analysis, seeds, allowed)
@@ -94,9 +128,14 @@ class Searcher:
                 lead = [h.rowid for h in hits[:GRAPH_SEEDS_LEAD] if h.rowid is not None]
                 graph_ranked = lead + [r for r in neighbours if r not in lead]
                 weights = [1.0] * len(lists) + [GRAPH_WEIGHT]
-                hits = self._hits(self._fuse([*lists, graph_ranked], weights), named_for_boost)
+                hits = self._hits(self._fuse([*lists, graph_ranked], weights), named_for_boost,
+                                  analysis.implied_docs)
             timings["graph"] = _ms(t)
         named = [d for d in analysis.named_docs if d in allowed]
+        if named:
+            # A named Act and one only implied ("RERA or the consumer commission") are
+            # compared just as two named ones.
+            named += analysis.implied_docs
         if len(named) >= 2:
             # A comparison: rank each named document on its own and interleave them, so
             # one Act's many near-matches cannot crowd the other out of the top ranks.
@@ -152,12 +191,16 @@ class Searcher:
                 timings["dense"] = _ms(t)
         return lists, best_cosine
 
-    def _hits(self, fused: dict[int, float], named_docs: list[str]) -> list[Hit]:
-        """Fetch the fused chunks once; prefer named documents; one hit per provision."""
+    def _hits(self, fused: dict[int, float], named_docs: list[str],
+              implied_docs: list[str] | None = None) -> list[Hit]:
+        """Fetch the fused chunks once; prefer named (then implied) documents; one hit per
+        provision."""
         k = self.settings.rrf_k
+        implied = implied_docs or []
         scored = []
         for row in self.store.chunks(list(fused)):
-            bonus = NAMED_DOC_WEIGHT / (k + 1) if row.doc_id in named_docs else 0.0
+            bonus = NAMED_DOC_WEIGHT / (k + 1) if row.doc_id in named_docs else \
+                IMPLIED_DOC_WEIGHT / (k + 1) if row.doc_id in implied else 0.0
             scored.append((row, fused[row.rowid] + bonus))
         return _collapse(scored)
 
@@ -174,10 +217,10 @@ class Searcher:
     def _dense(self, query_vector: Vectors, allowed: set[str],
                as_of: date | None) -> tuple[list[int], float]:
         scope = None if len(allowed) == len(self.documents) else sorted(allowed)
-        found = self.store.dense_search(self.embedder.model_id, query_vector,
-                                        self.settings.candidates, scope, as_of)
-        best = found[0][1] if found else 0.0
-        return [rowid for rowid, _ in found], best
+        ranked = self.store.dense_search(self.embedder.model_id, query_vector,
+                                         self.settings.candidates, scope, as_of)
+        best = ranked[0][1] if ranked else 0.0
+        return [rowid for rowid, _ in ranked], best
 
     def _fuse(self, lists: list[list[int]],
               weights: list[float] | None = None) -> dict[int, float]:

@@ -48,6 +48,7 @@ class QueryAnalysis:
     expansions: list[str]
     named_docs: list[str]
     references: list[ProvisionRef] = field(default_factory=list)
+    implied_docs: list[str] = field(default_factory=list)  # by subject words (routing.py)
 
     @property
     def dense_text(self) -> str:

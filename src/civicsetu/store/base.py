@@ -1,12 +1,14 @@
 """The ``Store`` protocol: what ingestion writes and retrieval reads.
 
-SQLite is the embedded default; a PostgreSQL + pgvector store implements the same
-protocol (roadmap). Records cross this boundary as plain dataclasses.
+SQLite is the embedded default; ``store.postgres`` implements the same protocol on
+PostgreSQL + pgvector. ``tests/store/contract.py`` is the behaviour every backend owes.
+Records cross this boundary as plain dataclasses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
@@ -124,8 +126,23 @@ class GraphStats:
     dates: int
 
 
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One ``doctor`` check: problems found, how many ``--fix`` repaired, and what to do."""
+
+    check: str
+    problems: int
+    fixed: int
+    detail: str
+    remedy: str = ""
+
+    @property
+    def remaining(self) -> int:
+        return self.problems - self.fixed
+
+
 class Store(Protocol):
-    """What ingestion writes and retrieval reads; SQLite implements it, PostgreSQL will.
+    """What ingestion writes and retrieval reads; SQLite and PostgreSQL implement it.
 
     ``as_of`` selects the law as in force on a date (history included); ``None`` is now.
     """
@@ -136,7 +153,10 @@ class Store(Protocol):
                        text_hashes: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]: ...
 
     def replace_document(self, parsed: ParsedDocument, model_id: str,
-                         new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None: ...
+                         new_vectors: Mapping[str, npt.NDArray[np.float32]],
+                         provenance: Provenance | None = None) -> None:
+        """Write a document with everything of it (and its provenance) in one transaction."""
+        ...
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove a document and everything that belongs to it; False when unknown."""
@@ -175,11 +195,11 @@ class Store(Protocol):
     def vector_index(self, model_id: str) -> VectorIndex: ...
 
     def dense_search(self, model_id: str, vector: npt.NDArray[np.float32], k: int,
-                     doc_ids: Sequence[str] | None = None, as_of: date | None = None,
-                     exact: bool = False) -> list[tuple[int, float]]:
-        """(chunk rowid, cosine) of the ``k`` nearest chunks in force now (or ``as_of``)
-        within ``doc_ids`` (None: all), best first; exactly ``k`` whenever that many rows
-        pass the filters. ``exact`` forces a full scan (ground truth for ANN recall)."""
+                     doc_ids: Sequence[str] | None = None,
+                     as_of: date | None = None) -> list[tuple[int, float]]:
+        """The ``k`` chunk rowids nearest ``vector`` (inner product, best first) among the
+        chunks in force now (or on ``as_of``) of ``doc_ids`` (all when None). Returns
+        ``k`` rows whenever ``k`` rows pass the filters (approximate indexes widen)."""
         ...
 
     def rebuild_dense_index(self, model_id: str) -> DenseIndexStatus:
@@ -215,5 +235,23 @@ class Store(Protocol):
 
     def remember_qa(self, corpus: str, question: str, vector: npt.NDArray[np.float32],
                     payload: str) -> None: ...
+
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """Reads inside see one committed state of the index (re-entrant)."""
+        ...
+
+    def data_version(self) -> int:
+        """Changes when another connection or process commits to the index."""
+        ...
+
+    def doctor(self, fix: bool = False) -> list[Finding]:
+        """Check the index for inconsistencies (``civicsetu doctor``); repair with ``fix``."""
+        ...
+
+    # Document metadata (contracts: parties, effective date, term, governing law,
+    # signatories); set replaces every key of the document.
+    def set_document_metadata(self, doc_id: str, values: Mapping[str, str]) -> None: ...
+
+    def document_metadata(self, doc_id: str) -> dict[str, str]: ...
 
     def close(self) -> None: ...

@@ -159,6 +159,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE documents ADD COLUMN origin_at TEXT NOT NULL DEFAULT '';
         ALTER TABLE documents ADD COLUMN lookalike_of TEXT NOT NULL DEFAULT '';
     """),
+    # Contract review (issue 11): parties, effective date, term, governing law and
+    # signatories read from a contract's text at ingestion (civicsetu.review.extract).
+    ("0040_document_metadata", """
+        CREATE TABLE document_metadata (
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (doc_id, key)
+        ) WITHOUT ROWID;
+    """),
 ]
 
 

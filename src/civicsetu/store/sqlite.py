@@ -1,8 +1,12 @@
 """The embedded default store: one SQLite file (WAL) with FTS5 and float32 vector BLOBs.
 
 Writes for one document happen in one transaction, so a failed ingest leaves nothing
-half-written. Vectors live in a content-addressed table keyed by the hash of the text
-that was embedded: unchanged text is never embedded twice, even across re-ingests.
+half-written: the document row, its provisions, chunks, vectors, FTS rows, metadata and
+the reference edges resolved across documents all commit together, or none of them do
+(a kill -9 in the middle of the write leaves the previous state, see
+``tests/store/test_crash.py``). Vectors live in a content-addressed table keyed by the
+hash of the text that was embedded: unchanged text is never embedded twice, even across
+re-ingests.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from civicsetu.store.base import (
     ChunkRow,
     DenseIndexStatus,
     DocumentInfo,
+    Finding,
     GraphEdge,
     GraphStats,
     Provenance,
@@ -83,7 +88,7 @@ class SQLiteStore:
         # with a search reading the same arrays.
         self._dense_lock = threading.Lock()
         self._wrote = False
-        self._data_version = self._read_data_version()
+        self._data_version = self.data_version()
 
     def close(self) -> None:
         for index in self._dense.values():
@@ -91,11 +96,19 @@ class SQLiteStore:
                 index.save_ann()
         self._conn.close()
 
-    def _read_data_version(self) -> int:
-        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
-
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        if self._conn.in_transaction:  # inside read_snapshot: a savepoint upgrades it
+            self._conn.execute("SAVEPOINT write")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK TO write")
+                self._conn.execute("RELEASE write")
+                raise
+            self._conn.execute("RELEASE write")
+            self._wrote = True
+            return
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield self._conn
@@ -104,6 +117,24 @@ class SQLiteStore:
             raise
         self._conn.execute("COMMIT")
         self._wrote = True
+
+    @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """Every read inside sees the index as of one moment: a document another process
+        writes or deletes meanwhile is wholly there or wholly absent. Re-entrant."""
+        if self._conn.in_transaction:
+            yield
+            return
+        self._conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+
+    def data_version(self) -> int:
+        """A number that changes when another connection commits to the index."""
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
 
     # --- writes -----------------------------------------------------------------------
 
@@ -126,9 +157,11 @@ class SQLiteStore:
         return found
 
     def replace_document(self, parsed: ParsedDocument, model_id: str,
-                         new_vectors: Mapping[str, npt.NDArray[np.float32]]) -> None:
-        """Write a document's new version in one transaction; changed sections of the old
-        version are superseded, not deleted (``sqlite_versions``)."""
+                         new_vectors: Mapping[str, npt.NDArray[np.float32]],
+                         provenance: Provenance | None = None) -> None:
+        """Write a document's new version in one transaction, its provenance and resolved
+        references included; changed sections of the old version are superseded, not
+        deleted (``sqlite_versions``)."""
         doc = parsed.document
         now = datetime.now(UTC).isoformat()
         with self._transaction() as c:
@@ -176,13 +209,21 @@ class SQLiteStore:
                           [(e.src, e.dst, e.type.value, doc.id)
                            for e in graph.static_edges(parsed)])
             graph.write_metadata(c, parsed)
+            if provenance is not None:
+                self._write_provenance(c, doc.id, provenance)
+            # In the same transaction: a crash after the commit can no longer leave the
+            # document searchable without its reference edges or its provenance.
+            graph.resolve_references(c)
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove a document and all that hangs off it, in one transaction: its rows
         (cascade), FTS rows, edges into it from other documents, vectors no other chunk
-        uses; references that pointed into it become unresolved again."""
+        uses; references from other documents are resolved again in the same transaction."""
         with self._transaction() as c:
-            return self._delete_document(c, doc_id)
+            removed = self._delete_document(c, doc_id)
+            if removed:
+                graph.resolve_references(c)
+            return removed
 
     @staticmethod
     def _delete_document(c: sqlite3.Connection, doc_id: str) -> bool:
@@ -211,14 +252,27 @@ class SQLiteStore:
 
     def set_provenance(self, doc_id: str, provenance: Provenance) -> None:
         with self._transaction() as c:
-            c.execute("UPDATE documents SET origin = ?, origin_path = ?, origin_at = ?, "
-                      "lookalike_of = ? WHERE id = ?",
-                      (provenance.origin, provenance.path, provenance.ingested_at,
-                       provenance.lookalike_of, doc_id))
+            self._write_provenance(c, doc_id, provenance)
+
+    @staticmethod
+    def _write_provenance(c: sqlite3.Connection, doc_id: str, provenance: Provenance) -> None:
+        c.execute("UPDATE documents SET origin = ?, origin_path = ?, origin_at = ?, "
+                  "lookalike_of = ? WHERE id = ?",
+                  (provenance.origin, provenance.path, provenance.ingested_at,
+                   provenance.lookalike_of, doc_id))
 
     def resolve_references(self) -> None:
         with self._transaction() as c:
             graph.resolve_references(c)
+
+    def doctor(self, fix: bool = False) -> list[Finding]:
+        """Run the checks of ``sqlite_doctor``; with ``fix`` repair in one transaction."""
+        from civicsetu.store.sqlite_doctor import run_doctor
+
+        try:
+            return run_doctor(self._conn, fix)
+        finally:
+            self._dense.clear()  # a repair may touch rows without stamping their document
 
     # --- research memory ----------------------------------------------------------------
 
@@ -235,6 +289,19 @@ class SQLiteStore:
             c.execute("INSERT OR REPLACE INTO qa_memory VALUES (?,?,?,?,?)",
                       (corpus, question, np.asarray(vector, dtype=np.float32).tobytes(),
                        payload, datetime.now(UTC).isoformat()))
+
+    def set_document_metadata(self, doc_id: str, values: Mapping[str, str]) -> None:
+        """Replace the metadata of ``doc_id`` (contract parties, dates, law, signatories)."""
+        with self._transaction() as c:
+            c.execute("DELETE FROM document_metadata WHERE doc_id = ?", (doc_id,))
+            c.executemany("INSERT INTO document_metadata VALUES (?,?,?)",
+                          [(doc_id, k, v) for k, v in values.items()])
+
+    def document_metadata(self, doc_id: str) -> dict[str, str]:
+        """The metadata stored for ``doc_id`` ({} when none was extracted)."""
+        rows = self._conn.execute("SELECT key, value FROM document_metadata WHERE doc_id = ?"
+                                  " ORDER BY key", (doc_id,)).fetchall()
+        return {k: v for k, v in rows}
 
     # --- graph and metadata -------------------------------------------------------------
 
@@ -430,7 +497,7 @@ class SQLiteStore:
     def _dense_index(self, model_id: str) -> DenseIndex:
         """The in-memory vectors of ``model_id``, refreshed when this or another
         connection wrote since the last look."""
-        version = self._read_data_version()
+        version = self.data_version()
         index = self._dense.get(model_id)
         if index is None:
             index = self._dense[model_id] = DenseIndex(self._conn, model_id, self.path,

@@ -64,8 +64,10 @@ def supersede_changed(c: sqlite3.Connection, parsed: ParsedDocument,
         f' "end", ordinal, footnotes, valid_from, ?, page, page_end, ? FROM provisions'
         f" WHERE doc_id = ? AND section IN ({marks})", [day, old_hash, doc.id, *changed])
     # Old chunks stay searchable for dates before the change; their ids are re-keyed so
-    # the new version's chunks can take the stable ids.
-    c.execute(f"UPDATE chunks SET valid_to = ?, id = id || '@' || ? WHERE doc_id = ? AND"
+    # the new version's chunks can take the stable ids. The rowid keeps the new key unique
+    # when a document returns to an earlier text and changes again (A -> B -> A -> B).
+    c.execute(f"UPDATE chunks SET valid_to = ?, id = id || '@' || ? || '.' || rowid"
+              f" WHERE doc_id = ? AND"
               f" valid_to IS NULL AND section IN ({marks})",
               [day, old_hash[:12], doc.id, *changed])
     return valid_from

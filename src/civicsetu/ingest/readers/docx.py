@@ -13,22 +13,32 @@ from typing import Any
 
 from civicsetu.errors import SourceError
 from civicsetu.ingest.readers.base import ExtractedText
+from civicsetu.ingest.readers.limits import Deadline, ReadLimits, check_zip
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
-def read_docx(path: Path) -> ExtractedText:
+def read_docx(path: Path, limits: ReadLimits | None = None,
+              deadline: Deadline | None = None) -> ExtractedText:
+    """Read a Word file after ``check_zip`` has streamed it within ``limits``."""
+    limits = limits or ReadLimits()
+    deadline = deadline or limits.deadline(path)
+    check_zip(path, limits, deadline)
     import docx  # lazy: only Word ingestion needs python-docx
     from docx.opc.exceptions import PackageNotFoundError
+    from lxml.etree import LxmlError  # type: ignore[import-untyped]
 
     try:
         document = docx.Document(str(path))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
-        raise SourceError(f"{path}: not a readable .docx ({exc}); if it is password-"
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, LxmlError,
+            OSError) as exc:
+        reason = " ".join(str(exc).split())  # parser messages can span lines
+        raise SourceError(f"{path}: not a readable .docx ({reason}); if it is password-"
                           "protected or an old .doc, re-save it as .docx from Word") from exc
     numbering = _Numbering(document)
     blocks: list[str] = []
     for element in document.element.body.iterchildren():
+        deadline.check()
         if element.tag == f"{_W}p":
             text = _paragraph_text(element)
             style = _style_name(document, element)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from civicsetu.errors import SourceError
 from civicsetu.ingest.readers.base import ExtractedText
+from civicsetu.ingest.readers.limits import Deadline, ReadLimits, html_depth
 
 _DROP = ("script", "style", "noscript", "template", "svg", "nav", "header", "footer",
          "aside", "form", "iframe", "button", "select")
@@ -19,10 +20,20 @@ _BLOCKS = {"p", "div", "section", "article", "main", "li", "dd", "dt", "blockquo
            "center", "td", "th", "tbody", "thead", "tfoot", "caption", "figure", "br", "hr"}
 
 
-def read_html(path: Path, raw: bytes) -> ExtractedText:
+def read_html(path: Path, raw: bytes, limits: ReadLimits | None = None,
+              deadline: Deadline | None = None) -> ExtractedText:
+    """Visible text of an HTML page; pages nested deeper than the limit are refused
+    before the (recursive) walk below sees them."""
     from bs4 import BeautifulSoup, Tag  # lazy: only HTML ingestion needs the parser
 
+    limits = limits or ReadLimits()
+    deadline = deadline or limits.deadline(path)
     soup = BeautifulSoup(raw, "lxml")
+    deadline.check()
+    depth = html_depth(soup, limits.max_html_depth)
+    if depth > limits.max_html_depth:
+        raise SourceError(f"{path}: HTML nested deeper than {limits.max_html_depth} levels; "
+                          "refused (raise CIVICSETU_MAX_HTML_DEPTH if the page is genuine)")
     for tag in soup.find_all(_DROP):
         tag.decompose()
     title_tag = soup.find("title")
@@ -38,6 +49,7 @@ def read_html(path: Path, raw: bytes) -> ExtractedText:
 
     def walk(node: Tag) -> None:
         inline: list[str] = []
+        deadline.check()
         for child in node.children:
             if isinstance(child, Tag):
                 name = child.name.lower()

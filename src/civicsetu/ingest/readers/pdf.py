@@ -13,6 +13,7 @@ from pathlib import Path
 
 from civicsetu.errors import SourceError
 from civicsetu.ingest.readers.base import ExtractedText, normalise_newlines
+from civicsetu.ingest.readers.limits import Deadline, ReadLimits
 
 # Fewer printable characters than this on a page means it has no usable text layer.
 MIN_PAGE_CHARS = 16
@@ -41,7 +42,10 @@ _HYPHENATED = re.compile(r"(?P<head>[A-Za-z]+)-\n(?P<tail>[a-z]+)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]")
 
 
-def read_pdf(path: Path, max_pages: int | None = None) -> ExtractedText:
+def read_pdf(path: Path, max_pages: int | None = None, limits: ReadLimits | None = None,
+             deadline: Deadline | None = None) -> ExtractedText:
+    """Text of a PDF page by page; more pages than the limit is refused before any is
+    read, and the deadline is checked between pages."""
     import pypdfium2 as pdfium  # lazy: only PDF ingestion pays for the native library
     import pypdfium2.raw as pdfium_c
 
@@ -55,12 +59,23 @@ def read_pdf(path: Path, max_pages: int | None = None) -> ExtractedText:
         raise SourceError(f"{path}: not a readable PDF ({exc}); re-download it or re-save "
                           "it from a PDF viewer") from exc
     try:
+        limits = limits or ReadLimits()
+        deadline = deadline or limits.deadline(path)
         total = len(pdf)
         limit = total if max_pages is None else min(total, max_pages)
+        if limit > limits.max_pdf_pages:
+            raise SourceError(f"{path}: the PDF has {total} pages, over the limit of "
+                              f"{limits.max_pdf_pages}; refused (split it, read fewer with "
+                              "--max-pages, or raise CIVICSETU_MAX_PDF_PAGES)")
         pages: list[list[str]] = []
         scanned: list[int] = []
         for index in range(limit):
-            page = pdf[index]
+            deadline.check()
+            try:
+                page = pdf[index]
+            except pdfium.PdfiumError as exc:
+                raise SourceError(f"{path}: page {index + 1} of the PDF cannot be read ({exc});"
+                                  " re-download it or re-save it from a PDF viewer") from exc
             textpage = page.get_textpage()
             raw = normalise_newlines(textpage.get_text_range())
             if sum(not ch.isspace() for ch in raw) < MIN_PAGE_CHARS:

@@ -1,0 +1,206 @@
+"""Decomposition for multi-part, multi-hop and comparison questions, and the fusion that
+keeps every part in the top results.
+
+A question such as "Which commission hears my complaint, and where must I appeal?" is
+split at its question boundaries (``?``, ``; ``, ``, and where ...``, ``compared with``)
+into sub-questions. Each sub-question keeps the context of the whole question: the Acts
+it names or implies (passed as a preference to the search) and the parties it mentions
+(builder, allottee, agent ...), so "where must I appeal?" is still asked about the
+consumer complaint against the builder.
+
+Fusion is coverage-aware rather than a plain reciprocal-rank fusion of everything: the
+whole question's ranking leads, and the best new provision of each sub-question is
+placed in the top ranks before the whole question's tail, so no part is crowded out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from civicsetu.search.lexicon import LAY_TO_STATUTE
+from civicsetu.search.query import named_documents
+from civicsetu.types import Hit
+
+if TYPE_CHECKING:
+    from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult
+
+MAX_PARTS = 3
+MIN_PART_WORDS = 1
+_LEAD = (r"(?:if\s+\w+\s+\w+,?\s+)?(?:where|what|which|who|whom|whose|how|when|why|whether|"
+         r"can|could|is|are|does|do|did|should|must|will|would|may|in\s+which|within\s+what|"
+         r"under\s+which|by\s+when)\b")
+# Boundaries between the parts of a question; the situation before the first "?" or the
+# words before a comparison marker stay with the part they open.
+_SPLIT = re.compile(
+    r"\?\s*(?:and\s+|but\s+|also\s+)?|;\s+|,\s+(?:and\s+|or\s+|but\s+)?(?=" + _LEAD + r")|"
+    r"\s+and\s+(?=(?:if\s+\w+|where|who|what|which|how\s+\w+|when|whether)\b\s+\w+\s+\w+)|"
+    r"\s+(?:compared?\s+(?:with|to)|as\s+against|versus|vs\.?)\s+|"
+    r",?\s+with\s+th(?:ose|at)\s+(?:for|of|under)\s+|"
+    r"\s+with\s+(?=(?:who|what|how|where|when|which)\b)",
+    re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+_CONTENT_STOP = frozenset("""
+the a an and or of to in on for by with is are be was can could do does did how what
+which who where when why whether must should will would may if my our i we me us it its
+this that there then than also any after before under from as at long fast much many
+""".split())  # noqa: SIM905 - a word list reads better as text
+# Words that name the parties of a dispute: a sub-question keeps the whole question's.
+ACTORS = frozenset(
+    {k for k in LAY_TO_STATUTE if k in {"builder", "developer", "homebuyer", "homebuyers",
+                                        "buyer", "buyers", "broker", "dealer", "landlord",
+                                        "tenant", "pio"}}
+    | {"promoter", "allottee", "allottees", "agent", "seller", "purchaser", "lessor",
+       "lessee", "debtor", "creditor", "consumer", "complainant", "applicant", "company",
+       "officer", "collector", "authority", "tribunal", "commission"})
+
+
+@dataclass(frozen=True, slots=True)
+class SubQuestion:
+    text: str  # what is searched: the part plus the kept context
+    part: str  # the part as the user wrote it
+
+
+def content_words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text) if w.lower() not in _CONTENT_STOP]
+
+
+_BETWEEN = re.compile(r"^(?P<head>.*\b(?:differ\w*|difference|compare\w*|distinguish\w*)\s+"
+                      r"between)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*[?.]?$",
+                      re.IGNORECASE | re.DOTALL)
+
+
+def split_parts(question: str) -> list[str]:
+    """The question's parts in the order asked (one part when it does not split).
+
+    "How do X differ between A and B?" becomes "How do X differ between A" and "X ... B":
+    the compared things each get a part, and each part keeps what is compared."""
+    m = _BETWEEN.match(question.strip())
+    if m:
+        head = m.group("head")
+        topic = re.sub(r"^\s*(?:how|what|where|when|why)\s+(?:do|does|is|are)\s+(?:the\s+)?", "",
+                       re.sub(r"\s+(?:differ\w*|difference|compare\w*|distinguish\w*)\s+"
+                              r"between$", "", head, flags=re.IGNORECASE), flags=re.IGNORECASE)
+        return [f"{head} {m.group('a')}".strip(), f"{topic} for {m.group('b')}".strip()]
+    pieces = [p.strip(" ,;.") for p in _SPLIT.split(question) if p and p.strip(" ,;.")]
+    parts: list[str] = []
+    carry = ""
+    for piece in pieces:
+        text = f"{carry} {piece}".strip() if carry else piece
+        if len(content_words(text)) < MIN_PART_WORDS:
+            carry = text  # too thin to stand alone ("where"): joins the next part
+            continue
+        carry = ""
+        parts.append(text)
+    if carry:
+        if parts:
+            parts[-1] = f"{parts[-1]} {carry}"
+        else:
+            parts.append(carry)
+    return parts
+
+
+def decompose(question: str, mentions: list[str]) -> list[SubQuestion]:
+    """Sub-questions that each keep the whole question's named Acts and parties.
+
+    ``mentions`` are the words of the question that name a document (as the user wrote
+    them); an empty list when none is named. One sub-question means: do not split.
+    """
+    parts = split_parts(question)
+    if len(parts) < 2:
+        return [SubQuestion(question, question)]
+    low_q = question.lower()
+    actors = [a for a in sorted(ACTORS) if re.search(rf"\b{re.escape(a)}\b", low_q)]
+    # The first question part sets the subject the later ones ask about.
+    subject = [w for w in content_words(_first_question(parts)) if len(w) > 3][:4]
+    out = []
+    for part in parts[:MAX_PARTS]:
+        low = part.lower()
+        keep = [m for m in mentions if m.lower() not in low]
+        keep += [a for a in actors if not re.search(rf"\b{re.escape(a)}\b", low)]
+        if len(content_words(part)) < 3:
+            keep += [w for w in subject if w not in low]
+        extra = " ".join(dict.fromkeys(keep))
+        out.append(SubQuestion(f"{part} ({extra})" if extra else part, part))
+    return out
+
+
+def _first_question(parts: list[str]) -> str:
+    """The asking sentence of the first part (the situation told before it is context)."""
+    sentences = [x for x in re.split(r"(?<=[.!])\s+", parts[0]) if x.strip()]
+    return sentences[-1] if sentences else parts[0]
+
+
+def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], window: int = 5,
+                  depth: int = 1) -> list[Hit]:
+    """The whole question's ranking, with each part that it leaves uncovered given a place.
+
+    A part is covered when one of its best ``depth`` provisions is already in the whole
+    ranking's first ``window``. For each uncovered part, its best provision not yet placed
+    is moved in just after the whole ranking's leader(s), in the order the parts were
+    asked; the whole ranking's own order is kept otherwise. Scores are rewritten to stay
+    monotone in the new order (callers read them as a ranking)."""
+    top_ids = {h.provision_id for h in whole[:window]}
+    inserts: list[Hit] = []
+    for ranked in parts:
+        if any(h.provision_id in top_ids for h in ranked[:depth]):
+            continue
+        for h in ranked:
+            if h.provision_id not in top_ids and h.provision_id not in \
+                    {x.provision_id for x in inserts}:
+                inserts.append(h)
+                break
+    if not inserts:
+        return whole
+    lead = max(1, sum(1 for h in whole if h.pinned))
+    out: dict[str, Hit] = {}
+    for h in [*whole[:lead], *inserts, *whole[lead:], *(h for p in parts for h in p)]:
+        out.setdefault(h.provision_id, h)
+    ordered = list(out.values())
+    top = max((h.score for h in ordered), default=0.0)
+    for i, h in enumerate(ordered):
+        if not h.pinned:
+            h.score = top / (1 + i * 0.01)
+    return ordered
+
+
+def search_decomposed(searcher: Searcher, query: str, *, k: int,
+                      filters: SearchFilters | None = None,
+                      split_from: str | None = None) -> tuple[SearchResult, list[SubQuestion]]:
+    """Search the whole question, and when it has several parts each sub-question too,
+    fused so every part is covered in the top ``k``. ``split_from`` is the user's own
+    wording when ``query`` is a rewrite of it."""
+    whole = searcher.search(query, k=k, filters=filters)
+    if not searcher.settings.decompose:
+        return whole, []
+    text = split_from or query
+    mentions = [text[s:e] for _, s, e in named_documents(text, searcher.documents)]
+    subs = decompose(text, mentions)
+    if len(subs) < 2:
+        return whole, []
+    prefer = whole.analysis.named_docs + whole.analysis.implied_docs
+    if not prefer and whole.hits:
+        # No Act named or implied: the parts keep the Act the whole question was answered
+        # from (its best provision's), so "who decides?" is asked of the same law.
+        prefer = [whole.hits[0].doc_id]
+    # Each part is searched in the question's Act(s) only: the part alone ("who decides
+    # the compensation?") would otherwise match any Act that uses its words.
+    part_filters = scoped(filters, prefer)
+    parts = [searcher.search(s.text, k=k, filters=part_filters) for s in subs]
+    hits = coverage_fuse(whole.hits, [p.hits for p in parts])
+    timings = dict(whole.timings_ms)
+    timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
+    return replace(whole, hits=hits[:max(k, 1)], timings_ms=timings), subs
+
+
+def scoped(filters: SearchFilters | None, docs: list[str]) -> SearchFilters | None:
+    """``filters`` narrowed to ``docs`` (unchanged when that would leave nothing)."""
+    from civicsetu.search.hybrid import SearchFilters
+
+    if not docs:
+        return filters
+    if filters is None:
+        return SearchFilters(doc_ids=list(docs))
+    keep = [d for d in docs if not filters.doc_ids or d in filters.doc_ids]
+    return replace(filters, doc_ids=keep) if keep else filters

@@ -1,0 +1,123 @@
+"""Act routing learned from the corpus: which ingested document a question implies.
+
+Two signals, both read from the index rather than a hand list, so they hold for any
+corpus that is ingested:
+
+- **Initials of the title**: "Insolvency and Bankruptcy Code" -> IBC, "Right to
+  Information Act" -> RTI/RTIA, "Consumer Protection Act" -> CPA. An upper-case token in
+  the question equal to a document's initials names that document.
+- **Subject words**: a word of a document's title ("consumer", "insolvency", "stamp")
+  implies that document when the corpus itself ties the word to it: at least
+  ``DISTINCT_SHARE`` of the chunks that contain the word belong to that document. A title
+  word used everywhere ("compensation", "registration", "property") implies nothing.
+
+When nothing is implied the caller searches every document with no preference.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from civicsetu.search.query import STOPWORDS, fts_query
+from civicsetu.store.base import DocumentInfo, Store
+
+DISTINCT_SHARE = 0.8  # share of a word's chunks that must sit in one document
+# With an Act already named, a second is implied only by a near-exclusive word: "the
+# consumer commission" next to RERA is a comparison, "the development authority" next to
+# the RTI Act is not.
+SECOND_ACT_SHARE = 0.95
+MIN_CHUNKS = 3  # a title word found in fewer chunks is too rare to route on
+_TITLE_FILLER = frozenset({"and", "of", "the", "to", "in", "for", "on", "act", "code",
+                           "rules", "regulations", "amendment"})
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def stem(word: str) -> str:
+    """A crude shared stem so "consumers"/"consumer" and "insolvent"/"insolvency" meet."""
+    w = word.lower()
+    return w[:7] if len(w) > 7 else w.rstrip("s")
+
+
+def title_initials(title: str) -> set[str]:
+    """Initials of a title's words, with and without its filler words and a final "Act"."""
+    words = [w for w in _WORD.findall(re.sub(r",?\s*\d{4}\s*$", "", title))]
+    if len(words) < 2:
+        return set()
+    content = [w for w in words if w.lower() not in _TITLE_FILLER]
+    out = set()
+    for seq in (words, content, [w for w in words if w.lower() not in {"act", "code"}],
+                [w for w in words if w.lower() not in _TITLE_FILLER - {"act", "code"}]):
+        if len(seq) >= 2:
+            out.add("".join(w[0] for w in seq).upper())
+    return {i for i in out if 3 <= len(i) <= 6}
+
+
+@dataclass(slots=True)
+class Router:
+    """Per-index cache of title words and their document shares."""
+
+    store: Store
+    documents: list[DocumentInfo]
+    model_id: str
+    _shares: dict[str, tuple[str, float]] = field(default_factory=dict)
+    _title_words: dict[str, set[str]] = field(default_factory=dict)
+    _initials: dict[str, set[str]] = field(default_factory=dict)
+    _doc_of_row: dict[int, str] | None = None
+
+    def __post_init__(self) -> None:
+        for d in self.documents:
+            for w in _WORD.findall(d.title):
+                if len(w) > 3 and w.lower() not in STOPWORDS | _TITLE_FILLER:
+                    self._title_words.setdefault(stem(w), set()).add(d.id)
+            for initials in title_initials(d.title):
+                self._initials.setdefault(initials, set()).add(d.id)
+
+    def named_by_initials(self, query: str) -> list[str]:
+        """Documents whose title initials appear as an upper-case token in ``query``."""
+        out: list[str] = []
+        for token in re.findall(r"(?<![\w-])[A-Z]{3,6}(?![\w-])", query):
+            docs = self._initials.get(token, set())
+            if len(docs) == 1:
+                out.extend(docs)
+        return list(dict.fromkeys(out))
+
+    def implied(self, terms: list[str], named: bool = False) -> list[str]:
+        """Documents a question's subject words tie to, most distinctive first (``named``:
+        the question already names an Act, so the bar is ``SECOND_ACT_SHARE``)."""
+        bar = SECOND_ACT_SHARE if named else DISTINCT_SHARE
+        found: dict[str, float] = {}
+        for term in terms:
+            key = stem(term)
+            if key not in self._title_words:
+                continue
+            doc_id, share = self._share(term)
+            if doc_id in self._title_words[key] and share >= bar:
+                found[doc_id] = max(found.get(doc_id, 0.0), share)
+        return sorted(found, key=lambda d: -found[d])
+
+    def _share(self, term: str) -> tuple[str, float]:
+        """The document holding most of the chunks that contain ``term``, and its share."""
+        if term in self._shares:
+            return self._shares[term]
+        query = fts_query([term])
+        rowids = [r for r, _ in self.store.keyword_search(query, 100_000, None, None)]
+        if len(rowids) < MIN_CHUNKS:
+            self._shares[term] = ("", 0.0)
+            return self._shares[term]
+        doc_of = self._doc_map()
+        counts = Counter(doc_of.get(r, "") for r in rowids)
+        doc_id, n = counts.most_common(1)[0]
+        self._shares[term] = (doc_id, n / len(rowids))
+        return self._shares[term]
+
+    def _doc_map(self) -> dict[int, str]:
+        if self._doc_of_row is None:
+            index = self.store.vector_index(self.model_id)
+            self._doc_of_row = dict(zip((int(r) for r in np.asarray(index.rowids)),
+                                        (str(d) for d in np.asarray(index.doc_ids)),
+                                        strict=True))
+        return self._doc_of_row

@@ -1,0 +1,35 @@
+"""Act routing learned from the corpus: title initials and distinctive subject words."""
+
+import pytest
+
+from civicsetu.engine import Engine
+from civicsetu.search.routing import Router, title_initials
+
+CPA = "the-consumer-protection-act-2019"
+IBC = "the-insolvency-and-bankruptcy-code-2016"
+
+
+def test_initials_come_from_the_title_words() -> None:
+    assert "IBC" in title_initials("Insolvency and Bankruptcy Code, 2016")
+    assert "RTI" in title_initials("Right to Information Act, 2005")
+    assert "CPA" in title_initials("Consumer Protection Act, 2019")
+    assert title_initials("Act") == set()
+
+
+@pytest.mark.slow
+def test_subject_words_imply_the_act_the_corpus_ties_them_to(bundled: Engine) -> None:
+    router = Router(bundled.store, bundled.documents(), bundled.embedder.model_id)
+    assert router.implied(["consumer", "complaint"]) == [CPA]
+    assert router.implied(["insolvency"]) == [IBC]
+    # Title words every Act uses imply nothing: all Acts are searched.
+    assert router.implied(["compensation", "appeal", "information"]) == []
+    # With an Act already named, only a near-exclusive word implies a second one.
+    assert router.implied(["development"], named=True) == []
+    assert router.implied(["consumer"], named=True) == [CPA]
+
+
+@pytest.mark.slow
+def test_an_implied_act_is_preferred_when_none_is_named(bundled: Engine) -> None:
+    result = bundled.search("Which commission hears a consumer complaint worth two crore?")
+    assert result.analysis.named_docs == [] and result.analysis.implied_docs == [CPA]
+    assert result.hits[0].doc_id == CPA
