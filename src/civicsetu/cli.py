@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from dataclasses import asdict
 from datetime import date
 from pathlib import Path
@@ -11,7 +12,14 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -102,7 +110,8 @@ def _mode(mode: str) -> Mode:
 
 def _progress(*, disabled: bool) -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=err, transient=True, disable=disabled)
+                    TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                    console=err, transient=True, disable=disabled)
 
 
 def _print_json(obj: Any) -> None:
@@ -151,12 +160,18 @@ def ingest_cmd(
     with _engine(home) as engine, progress:
         task = progress.add_task("ingest", total=len(specs))
         current: dict[str, int] = {}
+        chunks = {"finished": 0, "doc": 0}
+        started = time.perf_counter()
 
         def on_progress(doc_id: str, done: int, total: int) -> None:
             if doc_id not in current:
                 current[doc_id] = len(current)
+                chunks["finished"] += chunks["doc"]
                 progress.update(task, completed=current[doc_id])
-            progress.update(task, description=f"{doc_id[:48]}: {done}/{total} chunks")
+            chunks["doc"] = done
+            rate = (chunks["finished"] + done) / max(time.perf_counter() - started, 1e-6)
+            progress.update(task, description=f"{doc_id[:40]}: {done}/{total} chunks, "
+                                              f"{rate:.0f} chunks/s")
 
         reports = engine.ingest(specs, force=force, on_progress=on_progress,
                                 allow_partial=allow_partial) if specs else []
@@ -427,6 +442,10 @@ def eval_cmd(
 from civicsetu import cli_documents  # noqa: E402  (registers its group on ``app``)
 
 cli_documents.register(app, _engine, out, err)
+
+from civicsetu.cli_index import index_app  # noqa: E402
+
+app.add_typer(index_app, name="index")
 
 
 from civicsetu.cli_doctor import doctor_cmd  # noqa: E402  (issue 9: `civicsetu doctor`)

@@ -35,7 +35,7 @@ class MiniLMOnnxEmbedder:
     dim = 384
 
     def __init__(self, model_path: Path | None = None, tokenizer_path: Path | None = None,
-                 batch_size: int = 32, threads: int | None = None) -> None:
+                 batch_size: int = 8, threads: int | None = None) -> None:
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -49,6 +49,11 @@ class MiniLMOnnxEmbedder:
         if not model_path.is_file():
             raise ModelError(f"embedding model not found at {model_path}")
         options = ort.SessionOptions()
+        # One inference at a time, its matrix products spread over the cores (onnxruntime's
+        # default intra-op count); one thread was 1.7-1.9x slower on a quiet 2-core machine
+        # but faster when the cores are oversubscribed (docs/BENCHMARKS.md).
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.inter_op_num_threads = 1
         if threads:
             options.intra_op_num_threads = threads
         self._session = ort.InferenceSession(str(model_path), options,
@@ -75,7 +80,9 @@ class MiniLMOnnxEmbedder:
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        # Sorting by length keeps padding (wasted compute) small inside each batch.
+        # Sorting by length keeps padding (wasted compute) small inside each batch; small
+        # batches of similar length are faster than batches of 32 with identical vectors
+        # (issue 14: 1.4-1.5x on a quiet machine; docs/BENCHMARKS.md, embed-throughput).
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for b in range(0, len(order), self._batch_size):
             idx = order[b:b + self._batch_size]

@@ -144,7 +144,7 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     todo = [c for c in parsed.chunks if c.text_hash not in cached]
     todo = list({c.text_hash: c for c in todo}.values())
     new_vectors = {}
-    step = max(1, settings.embed_batch_size * 4)
+    step = max(1, settings.embed_batch_size * 16)  # a wide window sorts lengths well
     for i in range(0, len(todo), step):
         batch = todo[i:i + step]
         vectors = embedder.embed_documents([c.embed_text for c in batch])

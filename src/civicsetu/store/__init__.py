@@ -12,17 +12,25 @@ from pathlib import Path
 from civicsetu.config import Settings
 from civicsetu.errors import InputError
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store, VectorIndex
+from civicsetu.store.dense import DenseSettings
 from civicsetu.store.sqlite import SQLiteStore
 
 __all__ = ["BACKENDS", "ChunkRow", "DocumentInfo", "SQLiteStore", "Store", "VectorIndex",
            "open_store", "open_store_url"]
 
 
+def dense_settings(settings: Settings) -> DenseSettings:
+    """The SQLite store's dense-search settings (exact or HNSW, see ``store.dense``)."""
+    return DenseSettings(ann=settings.ann, ann_min_chunks=settings.ann_min_chunks,
+                         ann_exact_below=settings.ann_exact_below, ann_ef=settings.ann_ef)
+
+
 def _sqlite(url: str, settings: Settings) -> Store:
     path = url.partition(":")[2]
     if path.startswith("//"):
         path = path[2:]
-    return SQLiteStore(Path(path).expanduser() if path else settings.resolved_db_path)
+    return SQLiteStore(Path(path).expanduser() if path else settings.resolved_db_path,
+                       dense_settings(settings))
 
 
 def _postgres(url: str, settings: Settings) -> Store:
@@ -52,7 +60,7 @@ def open_store_url(url: str, settings: Settings | None = None) -> Store:
 def open_store(settings: Settings) -> Store:
     """The configured store; callers depend on the ``Store`` protocol only."""
     if not settings.store:
-        return SQLiteStore(settings.resolved_db_path)
+        return SQLiteStore(settings.resolved_db_path, dense_settings(settings))
     return open_store_url(settings.store, settings)
 
 

@@ -96,6 +96,16 @@ class VectorIndex:
 
 
 @dataclass(frozen=True, slots=True)
+class DenseIndexStatus:
+    """What ``rebuild_dense_index`` built: its kind, rows, where it lives, seconds taken."""
+
+    kind: str
+    rows: int
+    location: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class GraphEdge:
     src: str
     dst: str
@@ -217,6 +227,10 @@ class Store(Protocol):
         """The ``k`` chunk rowids nearest ``vector`` (inner product, best first) among the
         chunks in force now (or on ``as_of``) of ``doc_ids`` (all when None). Returns
         ``k`` rows whenever ``k`` rows pass the filters (approximate indexes widen)."""
+        ...
+
+    def rebuild_dense_index(self, model_id: str) -> DenseIndexStatus:
+        """Rebuild the approximate (HNSW) index over every stored vector of ``model_id``."""
         ...
 
     def chunk_count(self) -> int: ...

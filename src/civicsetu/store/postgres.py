@@ -25,6 +25,7 @@ from civicsetu.store import postgres_outline as outline
 from civicsetu.store import postgres_search as search
 from civicsetu.store.base import (
     ChunkRow,
+    DenseIndexStatus,
     DocumentInfo,
     Finding,
     GraphEdge,
@@ -40,6 +41,7 @@ from civicsetu.store.postgres_schema import (
     apply_pg_migrations,
     ensure_vector_index,
     known_pg_migrations,
+    vector_index_name,
 )
 from civicsetu.store.postgres_search import valid_clause, vector_literal
 from civicsetu.types import (
@@ -514,6 +516,21 @@ class PostgresStore:
                     return []
                 dim = self._dims[model_id] = int(row[0])
             return search.dense_search(c, model_id, dim, vector, k, doc_ids, as_of)
+
+    def rebuild_dense_index(self, model_id: str) -> DenseIndexStatus:
+        """REINDEX the model's pgvector HNSW index (pgvector keeps it current on writes)."""
+        import time
+
+        name = vector_index_name(model_id)
+        t = time.perf_counter()
+        with self._read() as c:
+            if c.execute("SELECT to_regclass(%s)", (name,)).fetchone()[0] is None:
+                raise NotFoundError("the index has no vectors yet; run `civicsetu ingest` first")
+            c.execute(f"REINDEX INDEX {name}")
+            rows = int(c.execute("SELECT count(*) FROM embeddings WHERE model_id = %s",
+                                 (model_id,)).fetchone()[0])
+        return DenseIndexStatus("hnsw (pgvector)", rows, name,
+                                round(time.perf_counter() - t, 2))
 
     def vector_index(self, model_id: str) -> VectorIndex:
         """Every chunk vector of one model as a matrix (for tools; search uses HNSW)."""

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
@@ -27,6 +29,7 @@ from civicsetu.store import sqlite_outline as outline
 from civicsetu.store import sqlite_versions as versions
 from civicsetu.store.base import (
     ChunkRow,
+    DenseIndexStatus,
     DocumentInfo,
     Finding,
     GraphEdge,
@@ -37,6 +40,7 @@ from civicsetu.store.base import (
     Topology,
     VectorIndex,
 )
+from civicsetu.store.dense import DenseIndex, DenseSettings
 from civicsetu.store.migrations import apply_migrations, known_migrations
 from civicsetu.types import (
     Amendment,
@@ -60,8 +64,9 @@ _CHUNK_COLUMNS = 'rowid, id, doc_id, provision_path, section, start, "end", text
 
 
 class SQLiteStore:
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, dense: DenseSettings | None = None) -> None:
         self.path = Path(path)
+        self._dense_settings = dense or DenseSettings()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, isolation_level=None,
@@ -82,10 +87,17 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open the index {self.path}: {exc}; delete it and "
                              "ingest again, or point CIVICSETU_HOME elsewhere") from exc
-        self._vector_cache: dict[str, VectorIndex] = {}
-        self._data_version = -1
+        self._dense: dict[str, DenseIndex] = {}
+        # API workers share one store across threads: a refresh must not interleave
+        # with a search reading the same arrays.
+        self._dense_lock = threading.Lock()
+        self._wrote = False
+        self._data_version = self.data_version()
 
     def close(self) -> None:
+        for index in self._dense.values():
+            if index.ann is not None and index.ann.changed:
+                index.save_ann()
         self._conn.close()
 
     @contextmanager
@@ -99,7 +111,7 @@ class SQLiteStore:
                 self._conn.execute("RELEASE write")
                 raise
             self._conn.execute("RELEASE write")
-            self._vector_cache.clear()
+            self._wrote = True
             return
         self._conn.execute("BEGIN IMMEDIATE")
         try:
@@ -108,7 +120,7 @@ class SQLiteStore:
             self._conn.execute("ROLLBACK")
             raise
         self._conn.execute("COMMIT")
-        self._vector_cache.clear()
+        self._wrote = True
 
     @contextmanager
     def read_snapshot(self) -> Iterator[None]:
@@ -264,7 +276,7 @@ class SQLiteStore:
         try:
             return run_doctor(self._conn, fix)
         finally:
-            self._vector_cache.clear()
+            self._dense.clear()  # a repair may touch rows without stamping their document
 
     # --- research memory ----------------------------------------------------------------
 
@@ -442,6 +454,10 @@ class SQLiteStore:
                        as_of: date | None = None) -> list[tuple[int, float]]:
         """BM25 over chunk text (title weighted 2x); lower bm25() is better, so negate.
         Only chunks in force now (or on ``as_of``) are searched."""
+        if not doc_ids and as_of is None:
+            found = self._keyword_current(fts_query, limit)
+            if found is not None:
+                return found
         where, valid_params = versions.valid_clause("c", as_of)
         sql = ("SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.0) AS score FROM chunks_fts f"
                " JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ? AND " + where)
@@ -455,6 +471,28 @@ class SQLiteStore:
             return [(r[0], float(r[1])) for r in self._conn.execute(sql, params)]
         except sqlite3.OperationalError as exc:
             raise StoreError(f"full-text query failed ({exc}); query was {fts_query!r}") from exc
+
+    def _keyword_current(self, fts_query: str, limit: int) -> list[tuple[int, float]] | None:
+        """The unfiltered case without joining ``chunks`` for every match (the join cost
+        more than the ranking at 10^5 chunks): rank in FTS5 alone, over-fetch, then drop
+        superseded rows; None when too many were superseded to fill ``limit``."""
+        fetch = limit * 2
+        try:
+            ranked = [(int(r[0]), float(r[1])) for r in self._conn.execute(
+                "SELECT rowid, -bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts"
+                " MATCH ? ORDER BY bm25(chunks_fts, 2.0, 1.0) LIMIT ?", (fts_query, fetch))]
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"full-text query failed ({exc}); query was {fts_query!r}") from exc
+        if not ranked:
+            return []
+        marks = ",".join("?" * len(ranked))
+        current = {r[0] for r in self._conn.execute(
+            f"SELECT rowid FROM chunks WHERE rowid IN ({marks}) AND valid_to IS NULL",
+            [r for r, _ in ranked])}
+        kept = [hit for hit in ranked if hit[0] in current]
+        if len(kept) < limit and len(ranked) == fetch:
+            return None
+        return kept[:limit]
 
     def term_document_frequency(self, terms: Sequence[str]) -> dict[str, int]:
         """How many chunks contain each (already stemmed-by-FTS) term."""
@@ -470,48 +508,48 @@ class SQLiteStore:
         return int(self._conn.execute("SELECT count(*) FROM chunks WHERE valid_to IS NULL")
                    .fetchone()[0])
 
-    def dense_search(self, model_id: str, vector: npt.NDArray[np.float32], k: int,
-                     doc_ids: Sequence[str] | None = None,
-                     as_of: date | None = None) -> list[tuple[int, float]]:
-        """Exact top-``k`` by inner product over the cached matrix, filters applied first."""
-        index = self.vector_index(model_id)
-        if index.matrix.size == 0 or k < 1:
-            return []
-        scores = index.matrix @ np.asarray(vector, dtype=np.float32)
-        keep = index.in_force(as_of)
-        if doc_ids is not None:
-            keep &= np.isin(index.doc_ids, list(doc_ids))
-        scores = np.where(keep, scores, -np.inf)
-        n = min(k, len(scores))
-        top = np.argpartition(-scores, n - 1)[:n]
-        top = top[np.lexsort((index.rowids[top], -scores[top]))]
-        top = top[np.isfinite(scores[top])]
-        return [(int(index.rowids[i]), float(scores[i])) for i in top]
+    def _dense_index(self, model_id: str) -> DenseIndex:
+        """The in-memory vectors of ``model_id``, refreshed when this or another
+        connection wrote since the last look."""
+        version = self.data_version()
+        index = self._dense.get(model_id)
+        if index is None:
+            index = self._dense[model_id] = DenseIndex(self._conn, model_id, self.path,
+                                                       self._dense_settings)
+        elif self._wrote or version != self._data_version:
+            index.refresh()
+        self._wrote = False
+        self._data_version = version
+        return index
 
     def vector_index(self, model_id: str) -> VectorIndex:
-        # Another process (or connection) may have committed since the cache was built.
-        version = self.data_version()
-        if version != self._data_version:
-            self._vector_cache.clear()
-            self._data_version = version
-        if model_id in self._vector_cache:
-            return self._vector_cache[model_id]
-        rows = self._conn.execute(
-            "SELECT c.rowid, c.doc_id, e.vector, coalesce(c.valid_from, ''),"
-            " coalesce(c.valid_to, '') FROM chunks c JOIN embeddings e"
-            " ON e.model_id = ? AND e.text_hash = c.embed_hash ORDER BY c.rowid",
-            (model_id,)).fetchall()
-        if rows:
-            matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32)
-            matrix = matrix.reshape(len(rows), -1)
-        else:
-            matrix = np.zeros((0, 0), dtype=np.float32)
-        index = VectorIndex(np.array([r[0] for r in rows], dtype=np.int64),
-                            np.array([r[1] for r in rows], dtype=np.str_), matrix,
-                            np.array([r[3] for r in rows], dtype=np.str_),
-                            np.array([r[4] for r in rows], dtype=np.str_))
-        self._vector_cache[model_id] = index
-        return index
+        with self._dense_lock:
+            return self._dense_index(model_id).vector_index()
+
+    def dense_search(self, model_id: str, vector: npt.NDArray[np.float32], k: int,
+                     doc_ids: Sequence[str] | None = None, as_of: date | None = None,
+                     exact: bool = False) -> list[tuple[int, float]]:
+        """The ``k`` chunks nearest ``vector`` (cosine), in force now or ``as_of``, within
+        ``doc_ids``; HNSW past ``ann_min_chunks`` unless ``exact``."""
+        with self._dense_lock:
+            return self._dense_index(model_id).search(
+                vector, k, None if doc_ids is None else list(doc_ids), as_of, exact)
+
+    def rebuild_dense_index(self, model_id: str) -> DenseIndexStatus:
+        """Build the HNSW index of ``model_id`` from the stored vectors and save it."""
+        with self._dense_lock:
+            return self._rebuild_dense_index(model_id)
+
+    def _rebuild_dense_index(self, model_id: str) -> DenseIndexStatus:
+        index = self._dense_index(model_id)
+        if len(index.rowids) == 0:
+            raise NotFoundError("the index has no vectors yet; run `civicsetu ingest` first")
+        t = time.perf_counter()
+        index.ann = index.build_ann()
+        index._ann_checked = True
+        path = index.save_ann()
+        return DenseIndexStatus("hnsw (faiss)", len(index.rowids), str(path),
+                                round(time.perf_counter() - t, 2))
 
 
 def _iso(d: date | None) -> str | None:
