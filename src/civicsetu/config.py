@@ -56,6 +56,19 @@ class ApiSettings(BaseSettings):
                     "(CIVICSETU_LLM) and none; anything else is refused, so clients cannot "
                     "make the server load files or call URLs.",
     )
+    # Registry entries posted to /api/v1/documents (issue 10): what a JSON body may name.
+    source_roots: list[Path] = Field(
+        default_factory=list,
+        description="Folders a registry entry posted to POST /api/v1/documents may name files "
+                    "in (JSON list); the path must resolve, after symlinks, inside one of "
+                    "them. Empty (the default) refuses every path.",
+    )
+    allow_url_sources: bool = Field(
+        default=False,
+        description="Let a registry entry posted to POST /api/v1/documents name an http(s) "
+                    "URL the server then downloads. Off by default: it makes the server "
+                    "fetch addresses a client chooses.",
+    )
 
 
 class Settings(BaseSettings):

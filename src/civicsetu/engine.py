@@ -22,6 +22,7 @@ from civicsetu.agent.pipeline import Agent
 if TYPE_CHECKING:
     from civicsetu.agent.conversation import Conversation
     from civicsetu.agent.research import ResearchRun
+    from civicsetu.ingest.registry import RegistryEntry
 from civicsetu.answer.extractive import answer_extractive
 from civicsetu.answer.provenance import annotate
 from civicsetu.config import Settings
@@ -100,10 +101,18 @@ class Engine:
 
         A source that cannot be fetched is reported as failed; the others go on.
         """
-        from civicsetu.ingest.download import Downloader
-        from civicsetu.ingest.registry import load_registry, to_spec
+        from civicsetu.ingest.registry import load_registry
 
-        entries = load_registry(registry)
+        return self.ingest_entries(load_registry(registry), force=force,
+                                   on_progress=on_progress)
+
+    def ingest_entries(self, entries: list[RegistryEntry], *, force: bool = False,
+                       on_progress: ProgressCallback | None = None) -> list[IngestReport]:
+        """Ingest registry entries (paths as given, URLs downloaded into the cache); a source
+        that cannot be fetched is reported as failed and the others go on."""
+        from civicsetu.ingest.download import Downloader
+        from civicsetu.ingest.registry import to_spec
+
         specs: list[SourceSpec] = []
         failed: list[IngestReport] = []
         downloader = Downloader(self.settings.home / "downloads") \

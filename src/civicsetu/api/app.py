@@ -155,6 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         code: {"model": _problem_model(), "description": desc,
                "content": {MEDIA_TYPE: {}}}
         for code, desc in ((400, "Bad input"), (401, "Missing, unknown or revoked key"),
+                           (403, "Refused by the server's settings"),
                            (404, "Not found"), (409, "Nothing ingested yet"),
                            (411, "Body without Content-Length"), (413, "Too large"),
                            (415, "Upload type not accepted"), (422, "Invalid request"),

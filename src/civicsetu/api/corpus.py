@@ -1,9 +1,13 @@
-"""Corpus routes: documents (list, upload as a background job, delete), jobs, provisions
-and search.
+"""Corpus routes: documents (list, upload or registry entry as a background job, delete),
+jobs, provisions and search.
 
 Uploads are checked before anything is written: the name must be a plain file name with an
 allowed extension (no folders, no ``..``), the size within ``max_upload_mb``; the file is
 stored as ``$CIVICSETU_HOME/uploads/<job>/<name>`` and nowhere else.
+
+A registry entry (JSON body) names a server path or a URL, so it is checked against the
+server's settings first: a path must resolve, after symlinks, to a file inside one of
+``ApiSettings.source_roots``; a URL needs ``ApiSettings.allow_url_sources``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from pathlib import Path as FsPath
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, File, Form, Path, Query, Request, Response, UploadFile
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
 
 from civicsetu.api.models import (
     DocTypeName,
@@ -26,14 +32,17 @@ from civicsetu.api.models import (
 from civicsetu.api.problems import ApiProblem
 from civicsetu.api.query import filters_of
 from civicsetu.api.state import ServiceState
+from civicsetu.config import ApiSettings
 from civicsetu.engine import Engine
 from civicsetu.ingest.chunker import display_path
 from civicsetu.ingest.pipeline import SourceSpec
+from civicsetu.ingest.registry import RegistryEntry
 from civicsetu.types import DocType, split_provision_id
 
 router = APIRouter(prefix="/api/v1", tags=["corpus"])
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,150}$")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _DOC_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,119}$")
 ProvisionId = Annotated[str, Path(min_length=3, max_length=300,
                                   description="DOC#PATH, URL-encoded (# is %23).")]
@@ -77,19 +86,103 @@ def list_documents(request: Request) -> dict[str, Any]:
             "fingerprint": state.fingerprint()}
 
 
+def _inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with its local ``$defs`` references written out in place."""
+    defs = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                siblings = {k: inline(v) for k, v in node.items() if k != "$ref"}
+                return {**inline(defs[ref.removeprefix("#/$defs/")]), **siblings}
+            return {k: inline(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return node
+
+    result: dict[str, Any] = inline(schema)
+    return result
+
+
+_REGISTRY_BODY = {"requestBody": {"content": {"application/json": {
+    "schema": _inline_defs(RegistryEntry.model_json_schema())}}}}
+
+
+def checked_entry(entry: RegistryEntry, api: ApiSettings) -> RegistryEntry:
+    """``entry`` with its path resolved, if the server's settings allow its source; else a
+    403/400 problem that names the setting to change."""
+    if entry.is_url:
+        if not api.allow_url_sources:
+            raise ApiProblem(403, "this server does not download URLs; its operator can allow "
+                             "http(s) sources with CIVICSETU_API_ALLOW_URL_SOURCES=true",
+                             "url-sources-off")
+        return entry
+    source = entry.source
+    if _SCHEME.match(source):
+        raise ApiProblem(400, "only http:// and https:// URLs can be ingested; give one of "
+                         "those or a server path", "bad-source")
+    if not api.source_roots:
+        raise ApiProblem(403, "this server ingests no server paths; its operator can list the "
+                         "folders allowed in CIVICSETU_API_SOURCE_ROOTS", "path-sources-off")
+    raw = FsPath(source)
+    if "\x00" in source or not raw.is_absolute():
+        raise ApiProblem(400, "give an absolute path to a file inside one of the folders in "
+                         "CIVICSETU_API_SOURCE_ROOTS", "bad-source")
+    try:
+        resolved: FsPath | None = raw.resolve(strict=True)
+    except (OSError, RuntimeError):
+        resolved = None
+    roots = [r.resolve() for r in api.source_roots]
+    if resolved is None or not resolved.is_file() \
+            or not any(resolved.is_relative_to(r) for r in roots):
+        raise ApiProblem(403, "the path is not a file inside the folders in "
+                         "CIVICSETU_API_SOURCE_ROOTS (symlinks are followed before the check); "
+                         "move the file there or ask the operator to add its folder",
+                         "path-not-allowed")
+    return entry.model_copy(update={"source": str(resolved)})
+
+
+async def _submit_entry(request: Request, state: ServiceState) -> dict[str, Any]:
+    body = await request.body()
+    if len(body) > state.settings.api.max_body_kb * 1024:
+        raise ApiProblem(413, f"a registry entry may be at most "
+                         f"{state.settings.api.max_body_kb} KiB", "too-large")
+    try:
+        entry = RegistryEntry.model_validate_json(body)
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from exc
+    entry = checked_entry(entry, state.settings.api)
+    name = entry.source if entry.is_url else FsPath(entry.source).name
+    job: dict[str, Any] = request.app.state.jobs.submit(entry, name, None)
+    return job
+
+
 @router.post("/documents", response_model=JobOut, status_code=202,
-             summary="Upload a document; it is ingested by a background job")
+             summary="Add a document (multipart upload or JSON registry entry); it is "
+                     "ingested by a background job",
+             openapi_extra=_REGISTRY_BODY)
 async def upload_document(
     request: Request,
-    file: Annotated[UploadFile, File(description="The document (.md .txt .html .pdf .docx).")],
+    file: Annotated[UploadFile | None,
+                    File(description="The document (.md .txt .html .pdf .docx).")] = None,
     doc_id: Annotated[str | None, Form(description="Id slug; default from the file name.")]
     = None,
     title: Annotated[str | None, Form(max_length=300)] = None,
     jurisdiction: Annotated[str, Form(max_length=20)] = "IN",
     doc_type: Annotated[DocTypeName, Form()] = "act",
 ) -> dict[str, Any]:
-    """Answers 202 with the job; poll ``GET /api/v1/jobs/{id}`` for progress."""
+    """Answers 202 with the job; poll ``GET /api/v1/jobs/{id}`` for progress.
+
+    Send either ``multipart/form-data`` with ``file`` (and optional fields) or
+    ``application/json`` holding one registry entry, as in a ``--registry`` TOML file."""
     state = _state(request)
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json":
+        return await _submit_entry(request, state)
+    if file is None:
+        raise ApiProblem(400, "send multipart/form-data with a `file`, or application/json "
+                         "with a registry entry", "no-document")
     api = state.settings.api
     name = safe_upload_name(file.filename, api.upload_types)
     if doc_id is not None and not _DOC_ID.match(doc_id):

@@ -1,4 +1,5 @@
-"""Background ingest jobs. A job ingests one uploaded file with its own ``Engine`` (SQLite
+"""Background ingest jobs. A job ingests one uploaded file or one registry entry (through
+``Engine.ingest_entries``, as ``civicsetu ingest --registry`` does) with its own ``Engine`` (SQLite
 WAL lets it write while requests read), records progress in ``service.db`` so any worker
 can answer ``GET /api/v1/jobs/{id}``, and bumps the corpus generation when it is done.
 """
@@ -17,6 +18,7 @@ from civicsetu.api.state import ServiceState
 from civicsetu.engine import Engine
 from civicsetu.errors import CivicSetuError
 from civicsetu.ingest.pipeline import SourceSpec
+from civicsetu.ingest.registry import RegistryEntry
 
 log = logging.getLogger("civicsetu.api.jobs")
 
@@ -35,8 +37,9 @@ class JobRunner:
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
-    def submit(self, spec: SourceSpec, filename: str, folder: Path) -> dict[str, Any]:
-        """Queue an ingest of ``spec``; ``folder`` (the upload) is removed if it fails."""
+    def submit(self, spec: SourceSpec | RegistryEntry, filename: str,
+               folder: Path | None) -> dict[str, Any]:
+        """Queue an ingest of ``spec``; ``folder`` (an upload's) is removed if it fails."""
         job_id = uuid.uuid4().hex
         job: dict[str, Any] = {
             "id": job_id, "kind": "ingest", "status": "queued", "stage": "queued", "done": 0,
@@ -46,7 +49,8 @@ class JobRunner:
         self._pool.submit(self._run, job, spec, folder)
         return job
 
-    def _run(self, job: dict[str, Any], spec: SourceSpec, folder: Path) -> None:
+    def _run(self, job: dict[str, Any], spec: SourceSpec | RegistryEntry,
+             folder: Path | None) -> None:
         db = self.state.db
         job.update(status="running", stage="parse")
         db.save_job(job["id"], job)
@@ -58,7 +62,10 @@ class JobRunner:
         metrics = getattr(self.state, "metrics", None)
         try:
             with Engine(self.state.settings) as engine:
-                reports = engine.ingest([spec], on_progress=progress)
+                if isinstance(spec, RegistryEntry):
+                    reports = engine.ingest_entries([spec], on_progress=progress)
+                else:
+                    reports = engine.ingest([spec], on_progress=progress)
             report = reports[0]
             job["result"] = {"doc_id": report.doc_id, "status": report.status,
                              "provisions": report.provisions, "chunks": report.chunks,
@@ -73,7 +80,7 @@ class JobRunner:
             job.update(status="failed", error="the ingest failed unexpectedly; see the "
                        "server log for this job id")
         finally:
-            if job["status"] != "done":
+            if job["status"] != "done" and folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
             job.update(stage="finished", finished_at=_now())
             db.save_job(job["id"], job)
