@@ -44,15 +44,13 @@ from civicsetu.store.postgres_schema import (
     vector_index_name,
 )
 from civicsetu.store.postgres_search import valid_clause, vector_literal
+from civicsetu.store.rows import document_from_row, iso, provision_from_row
 from civicsetu.types import (
     Amendment,
     DatedEvent,
-    DocType,
     Document,
-    Footnote,
     ParsedDocument,
     Provision,
-    ProvisionKind,
     split_provision_id,
 )
 
@@ -213,7 +211,7 @@ class PostgresStore:
                 " content_hash=excluded.content_hash, text=excluded.text,"
                 " ingested_at=excluded.ingested_at",
                 (doc.id, doc.title, doc.short_title, doc.source, doc.jurisdiction,
-                 doc.doc_type.value, json.dumps(list(doc.aliases)), _iso(doc.effective_date),
+                 doc.doc_type.value, json.dumps(list(doc.aliases)), iso(doc.effective_date),
                  doc.parent_id, doc.content_hash, doc.text, now))
             with c.cursor() as cur:
                 cur.executemany(
@@ -389,9 +387,7 @@ class PostgresStore:
         if r is None:
             raise NotFoundError(f"no document {doc_id!r} in the index; "
                                 "`civicsetu documents` lists what is there")
-        return Document(r[0], r[1], r[2], r[3], r[4], DocType(r[5]), r[6],
-                        tuple(json.loads(r[7])),
-                        date.fromisoformat(r[8]) if r[8] else None, r[9])
+        return document_from_row(r)
 
     def provision(self, full_id: str, as_of: date | None = None) -> Provision:
         """The provision as in force now, or on ``as_of`` (from history if superseded)."""
@@ -421,7 +417,7 @@ class PostgresStore:
                         if section != path and has_section
                         else f"find the number with `civicsetu search QUERY --doc {doc_id}`")
                 raise NotFoundError(f"{doc_id} has no provision {path}; {hint}")
-        return _provision(row)
+        return provision_from_row(row)
 
     def provisions_of_section(self, doc_id: str, section: str,
                               as_of: date | None = None) -> list[Provision]:
@@ -438,7 +434,7 @@ class PostgresStore:
                     f" ON d.doc_id = p.doc_id AND d.content_hash = p.version_hash"
                     f" WHERE p.doc_id = %s AND p.section = %s AND {where} ORDER BY p.ordinal",
                     [doc_id, section, *params]).fetchall()
-        return [_provision(r) for r in rows]
+        return [provision_from_row(r) for r in rows]
 
     def history(self, full_id: str) -> list[Provision]:
         """Every stored version of a provision, oldest first (the current one last)."""
@@ -449,7 +445,7 @@ class PostgresStore:
                 f" WHERE p.id = %s ORDER BY p.valid_to", (full_id,)).fetchall()
             now = c.execute(f"SELECT {_COLS} FROM provisions p JOIN documents d ON"
                             " d.id = p.doc_id WHERE p.id = %s", (full_id,)).fetchall()
-        return [_provision(r) for r in [*past, *now]]
+        return [provision_from_row(r) for r in [*past, *now]]
 
     def chunks(self, rowids: Sequence[int]) -> list[ChunkRow]:
         if not rowids:
@@ -575,21 +571,6 @@ def _redact(url: str) -> str:
     return f"{scheme}://{userinfo.partition(':')[0]}@{tail}"
 
 
-def _iso(d: date | None) -> str | None:
-    return d.isoformat() if d else None
-
-
-def _provision(r: Sequence[Any]) -> Provision:
-    return Provision(
-        doc_id=str(r[0]), path=str(r[1]), kind=ProvisionKind(str(r[2])), title=str(r[3]),
-        start=int(r[4]), end=int(r[5]), text=str(r[6]),
-        parent_path=None if r[7] is None else str(r[7]), ordinal=int(r[8]),
-        footnotes=tuple(Footnote(m, t) for m, t in json.loads(str(r[9]))),
-        valid_from=date.fromisoformat(str(r[10])) if r[10] else None,
-        valid_to=date.fromisoformat(str(r[11])) if r[11] else None,
-        page=None if r[12] is None else int(r[12]),
-        page_end=None if r[13] is None else int(r[13]),
-    )
 
 
 def _implements_the_protocol(store: PostgresStore) -> Store:

@@ -42,15 +42,13 @@ from civicsetu.store.base import (
 )
 from civicsetu.store.dense import DenseIndex, DenseSettings
 from civicsetu.store.migrations import apply_migrations, known_migrations
+from civicsetu.store.rows import document_from_row, iso, provision_from_row
 from civicsetu.types import (
     Amendment,
     DatedEvent,
-    DocType,
     Document,
-    Footnote,
     ParsedDocument,
     Provision,
-    ProvisionKind,
     split_provision_id,
 )
 
@@ -174,7 +172,7 @@ class SQLiteStore:
             versions.drop_current(c, doc.id)
             row = (doc.title, doc.short_title, doc.source, doc.jurisdiction,
                    doc.doc_type.value, json.dumps(list(doc.aliases)),
-                   _iso(doc.effective_date), doc.parent_id, doc.content_hash, doc.text, now)
+                   iso(doc.effective_date), doc.parent_id, doc.content_hash, doc.text, now)
             if c.execute("SELECT 1 FROM documents WHERE id = ?", (doc.id,)).fetchone():
                 c.execute("UPDATE documents SET title=?, short_title=?, source=?, "
                           "jurisdiction=?, doc_type=?, aliases=?, effective_date=?, "
@@ -362,9 +360,7 @@ class SQLiteStore:
         if r is None:
             raise NotFoundError(f"no document {doc_id!r} in the index; "
                                 "`civicsetu documents` lists what is there")
-        return Document(r[0], r[1], r[2], r[3], r[4], DocType(r[5]), r[6],
-                        tuple(json.loads(r[7])),
-                        date.fromisoformat(r[8]) if r[8] else None, r[9])
+        return document_from_row(r)
 
     def provision(self, full_id: str, as_of: date | None = None) -> Provision:
         """The provision as in force now, or on ``as_of`` (from history if superseded)."""
@@ -391,7 +387,7 @@ class SQLiteStore:
                     if section != path and self._has(f"{doc_id}#{section}")
                     else f"find the number with `civicsetu search QUERY --doc {doc_id}`")
             raise NotFoundError(f"{doc_id} has no provision {path}; {hint}")
-        return _provision(row)
+        return provision_from_row(row)
 
     def _has(self, full_id: str) -> bool:
         return self._conn.execute("SELECT 1 FROM provisions WHERE id = ?",
@@ -410,7 +406,7 @@ class SQLiteStore:
                 f" ON d.doc_id = p.doc_id AND d.content_hash = p.version_hash"
                 f" WHERE p.doc_id = ? AND p.section = ? AND {where} ORDER BY p.ordinal",
                 [doc_id, section, *params]).fetchall()
-        return [_provision(r) for r in rows]
+        return [provision_from_row(r) for r in rows]
 
     def history(self, full_id: str) -> list[Provision]:
         """Every stored version of a provision, oldest first (the current one last)."""
@@ -421,7 +417,7 @@ class SQLiteStore:
         now = self._conn.execute(
             f"SELECT {_PROVISION_COLUMNS} FROM provisions p JOIN documents d ON d.id = p.doc_id"
             " WHERE p.id = ?", (full_id,)).fetchall()
-        return [_provision(r) for r in [*past, *now]]
+        return [provision_from_row(r) for r in [*past, *now]]
 
     def chunks(self, rowids: Sequence[int]) -> list[ChunkRow]:
         if not rowids:
@@ -552,18 +548,3 @@ class SQLiteStore:
                                 round(time.perf_counter() - t, 2))
 
 
-def _iso(d: date | None) -> str | None:
-    return d.isoformat() if d else None
-
-
-def _provision(r: Sequence[object]) -> Provision:
-    return Provision(
-        doc_id=str(r[0]), path=str(r[1]), kind=ProvisionKind(str(r[2])), title=str(r[3]),
-        start=int(r[4]), end=int(r[5]), text=str(r[6]),  # type: ignore[call-overload]
-        parent_path=None if r[7] is None else str(r[7]), ordinal=int(r[8]),  # type: ignore[call-overload]
-        footnotes=tuple(Footnote(m, t) for m, t in json.loads(str(r[9]))),
-        valid_from=date.fromisoformat(str(r[10])) if r[10] else None,
-        valid_to=date.fromisoformat(str(r[11])) if r[11] else None,
-        page=None if r[12] is None else int(r[12]),  # type: ignore[call-overload]
-        page_end=None if r[13] is None else int(r[13]),  # type: ignore[call-overload]
-    )

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 
 from civicsetu.store.base import GraphEdge, GraphStats
+from civicsetu.store.rows import iso
 from civicsetu.types import (
     Amendment,
     DatedEvent,
@@ -39,7 +40,7 @@ def write_metadata(c: sqlite3.Connection, parsed: ParsedDocument) -> None:
                                      for d in parsed.definitions])
     c.executemany("INSERT INTO amendments (doc_id, provision_id, action, by_text, effective,"
                   " note) VALUES (?,?,?,?,?,?)",
-                  [(doc_id, a.provision_id, a.action, a.by, _iso(a.effective), a.note)
+                  [(doc_id, a.provision_id, a.action, a.by, iso(a.effective), a.note)
                    for a in parsed.amendments])
     c.executemany("INSERT INTO dates (doc_id, kind, on_date, provision_path, text) "
                   "VALUES (?,?,?,?,?)", [(doc_id, e.kind, e.on.isoformat(), e.provision_path,
@@ -232,6 +233,3 @@ def static_edges(parsed: ParsedDocument) -> list[Edge]:
         edges.append(Edge(doc.id, doc.parent_id, EdgeType.DERIVED_FROM))
     return edges
 
-
-def _iso(d: date | None) -> str | None:
-    return d.isoformat() if d else None
