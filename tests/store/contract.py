@@ -28,39 +28,11 @@ from civicsetu.ingest.loader import load_source
 from civicsetu.ingest.pipeline import parse_document
 from civicsetu.store.base import Provenance, Store
 from civicsetu.types import DocType, ParsedDocument
+from tests.store.test_graph import ACT as HOUSING
 
 MODEL = "contract-test-vectors"
 DIM = 384
 
-HOUSING = """---
-title: "The Model Housing Act, 2030."
----
-# The Model Housing Act, 2030.
-
-## Section 1 - Definitions.
-
-In this Act,--
-
-(a) "allottee" means a person to whom a flat is allotted;
-
-(b) "promoter" means a person who builds flats for sale.
-
-## Section 2 - Registration of projects.
-
-(1) No promoter shall sell a flat without registering the project with the Authority.
-
-(2) The application under sub-section (1) shall be made in the prescribed form.
-
-## Section 3 - Penalty for non-registration.
-
-If any promoter contravenes section 2, he shall be liable to a penalty of ten per cent of
-the cost of the project.
-
-## Section 4 - Transfer of title.
-
-The promoter shall execute a conveyance deed in favour of the allottee as provided under
-the Model Registration Act, 2031.
-"""
 
 RULES = """MODEL HOUSING RULES, 2031
 1. Short title.—These rules may be called the Model Housing Rules, 2031.
