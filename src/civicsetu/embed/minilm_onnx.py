@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from civicsetu.embed.base import Vectors
+from civicsetu.embed.base import EmbedderOptions, Vectors
 from civicsetu.errors import ModelError
 
 MAX_TOKENS = 256
@@ -35,7 +35,15 @@ class MiniLMOnnxEmbedder:
     dim = 384
 
     def __init__(self, model_path: Path | None = None, tokenizer_path: Path | None = None,
-                 batch_size: int = 8, threads: int | None = None) -> None:
+                 batch_size: int = 8, threads: int | None = None,
+                 max_tokens: int = MAX_TOKENS) -> None:
+        if not 8 <= max_tokens <= 512:
+            raise ModelError(f"embed_max_tokens must be between 8 and 512 (MiniLM's position "
+                             f"table), not {max_tokens}")
+        if max_tokens != MAX_TOKENS:
+            # Another window gives other vectors for long texts: another vector space, so
+            # the cache and the dense index never mix the two.
+            self.model_id = f"{type(self).model_id}-w{max_tokens}"
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -59,9 +67,15 @@ class MiniLMOnnxEmbedder:
         self._session = ort.InferenceSession(str(model_path), options,
                                              providers=["CPUExecutionProvider"])
         self._tokenizer: Any = Tokenizer.from_file(str(tokenizer_path))
-        self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        self._tokenizer.enable_truncation(max_length=max_tokens)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-        self._batch_size = batch_size
+        self.batch_size, self.threads, self.max_tokens = batch_size, threads, max_tokens
+
+    @classmethod
+    def from_options(cls, options: EmbedderOptions) -> MiniLMOnnxEmbedder:
+        """The registry's factory: batch size, threads and window from the settings."""
+        return cls(batch_size=options.batch_size, threads=options.threads,
+                   max_tokens=options.max_tokens or MAX_TOKENS)
 
     @staticmethod
     def _packaged_model() -> Path:
@@ -84,8 +98,8 @@ class MiniLMOnnxEmbedder:
         # batches of similar length are faster than batches of 32 with identical vectors
         # (issue 14: 1.4-1.5x on a quiet machine; docs/BENCHMARKS.md, embed-throughput).
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for b in range(0, len(order), self._batch_size):
-            idx = order[b:b + self._batch_size]
+        for b in range(0, len(order), self.batch_size):
+            idx = order[b:b + self.batch_size]
             out[idx] = self._embed_batch([texts[i] for i in idx])
         return out
 

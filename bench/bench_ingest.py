@@ -1,0 +1,148 @@
+"""Ingest profile: where the time of ``civicsetu ingest`` goes, stage by stage.
+
+    python -m bench.bench_ingest CORPUS_DIR [-n 40] [--base HOME] [--embedder NAME]
+                                 [--write docs/BENCHMARKS.md]
+
+Ingests ``n`` real Acts (every k-th file of CORPUS_DIR, sorted by name) through the real
+pipeline into a fresh index in a temporary folder (or into a copy of ``--base``'s index, to
+see the costs that grow with the number of documents already stored), with a timer around
+each stage's function: read, parse, chunk, enrich, embed, the write transaction (split
+into versioning, rows + FTS + vectors + commit, metadata, reference resolution),
+provenance and the final reference pass. The timers wrap the functions the pipeline and
+the store call, by module attribute, so the code measured is the code that runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench.bench_search import machine
+from bench.sections import write_section
+from civicsetu.config import Settings
+from civicsetu.embed import get_embedder
+from civicsetu.ingest import pipeline
+from civicsetu.store import open_store, sqlite_graph, sqlite_versions
+from civicsetu.store import sqlite as sqlite_store
+
+# (stage, object, attribute): the stage a function's time is charged to. A stage inside
+# another (reference resolution inside the write) is subtracted from the outer one.
+STAGES: list[tuple[str, Any, str]] = [
+    ("read (load + decode + checks)", pipeline, "load_source"),
+    ("read (load + decode + checks)", pipeline, "several_acts"),
+    ("parse (structure)", pipeline, "parse_provisions"),
+    ("chunk", pipeline, "chunk_document"),
+    ("enrich (references, definitions, amendments, dates)", pipeline, "extract_references"),
+    ("enrich (references, definitions, amendments, dates)", pipeline, "extract_definitions"),
+    ("enrich (references, definitions, amendments, dates)", pipeline, "extract_amendments"),
+    ("enrich (references, definitions, amendments, dates)", pipeline, "extract_dates"),
+    ("provenance + look-alike titles", pipeline, "_plan_provenance"),
+    ("write: versioning", sqlite_versions, "supersede_changed"),
+    ("write: versioning", sqlite_versions, "drop_current"),
+    ("write: refs, definitions, dates rows", sqlite_graph, "write_metadata"),
+    ("write: reference resolution (per document)", sqlite_graph, "resolve_references"),
+]
+WRITE = "write: rows + FTS + vectors + commit"
+EMBED = "embed"
+FINAL = "reference resolution (final pass)"
+CACHE = "vector cache look-up"
+
+
+class Timers:
+    """Seconds per stage; nested timed calls are charged to the innermost stage only."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self._stack: list[list[float]] = []  # per active call: [start, time of inner calls]
+
+    def wrap(self, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            self._stack.append([time.perf_counter(), 0.0])
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                start, inner = self._stack.pop()
+                spent = time.perf_counter() - start
+                self.seconds[stage] += spent - inner
+                if self._stack:
+                    self._stack[-1][1] += spent
+        return timed
+
+
+def pick(corpus: Path, n: int) -> list[Path]:
+    files = sorted(corpus.glob("*.md"))
+    step = max(1, len(files) // n)
+    return files[::step][:n]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("-n", type=int, default=40)
+    parser.add_argument("--base", type=Path, help="a CIVICSETU_HOME whose index is copied first")
+    parser.add_argument("--embedder", default="minilm-onnx")
+    parser.add_argument("--write", type=Path)
+    args = parser.parse_args()
+    files = pick(args.corpus, args.n)
+    timers = Timers()
+    for stage, owner, attr in STAGES:
+        setattr(owner, attr, timers.wrap(stage, getattr(owner, attr)))
+    store_cls = sqlite_store.SQLiteStore
+    for stage, attr in ((WRITE, "replace_document"), (CACHE, "cached_vectors"),
+                        (FINAL, "resolve_references")):
+        setattr(store_cls, attr, timers.wrap(stage, getattr(store_cls, attr)))
+    with tempfile.TemporaryDirectory(prefix="bench-ingest-") as tmp:
+        home = Path(tmp)
+        if args.base:
+            shutil.copy(args.base / "civicsetu.db", home / "civicsetu.db")
+        settings = Settings(home=home, embedder=args.embedder)
+        embedder = get_embedder(settings.embedder)
+        embedder.embed_documents(["warm-up"])  # model load is not an ingest stage
+        embedder.embed_documents = timers.wrap(EMBED, embedder.embed_documents)  # type: ignore[method-assign]
+        store = open_store(settings)
+        started = machine()
+        before = store.documents()
+        t0, c0 = time.perf_counter(), time.process_time()
+        reports = pipeline.ingest([pipeline.SourceSpec(p) for p in files], store, embedder,
+                                  settings, allow_partial=True)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        store.close()
+    chunks = sum(r.chunks for r in reports)
+    embedded = sum(r.embedded for r in reports)
+    failed = [r for r in reports if r.status == "failed"]
+    measured = sum(timers.seconds.values())
+    rows = sorted(timers.seconds.items(), key=lambda kv: -kv[1])
+    rows.append(("other (pipeline glue, identity checks)", wall - measured))
+    mb = sum(p.stat().st_size for p in files) / 2**20
+    where = (f"a copy of {args.base} ({len(before)} documents)" if args.base
+             else "an empty index")
+    lines = [
+        f"{len(files)} Acts (every {max(1, len(list(args.corpus.glob('*.md'))) // args.n)}th "
+        f"file of {args.corpus.name}, {mb:.1f} MB) into "
+        f"{where}, embedder `{args.embedder}`; {started}.", "",
+        f"{chunks} chunks ({embedded} embedded), {len(failed)} failed; wall {wall:.1f} s, "
+        f"CPU {cpu:.1f} s; **{chunks / wall:.1f} chunks/s** end to end.", "",
+        "| stage | seconds | share | ms per chunk |", "|---|---|---|---|"]
+    for stage, secs in rows:
+        lines.append(f"| {stage} | {secs:.2f} | {secs / wall:.1%} | "
+                     f"{1000 * secs / max(chunks, 1):.2f} |")
+    body = "\n".join(lines)
+    print(body)
+    if args.write:
+        base = f" --base {args.base}" if args.base else ""
+        section = "ingest-profile" + ("-base" if args.base else "")
+        write_section(args.write, section,
+                      f"## Ingest profile by stage{' (into a full index)' if args.base else ''}"
+                      f"\n\n`python -m bench.bench_ingest {args.corpus} -n {args.n}{base} "
+                      f"--embedder {args.embedder}`\n\n{body}")
+
+
+if __name__ == "__main__":
+    main()
