@@ -243,6 +243,12 @@ class Settings(BaseSettings):
                     "present (fastest on a quiet machine; 1 can be faster on an "
                     "oversubscribed one, docs/BENCHMARKS.md embed-throughput).",
     )
+    embed_workers: int = Field(
+        default=1, ge=1, le=64,
+        description="Batches the embedder runs at the same time, each on one onnxruntime "
+                    "thread unless embed_threads says otherwise (2 on 2 cores: see "
+                    "docs/BENCHMARKS.md embed-throughput). Vectors do not change.",
+    )
     embed_max_tokens: int | None = Field(
         default=None, ge=8, le=512,
         description="Token window of the embedder; unset is the model's own (256 for "

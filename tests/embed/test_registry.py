@@ -60,7 +60,17 @@ def test_factories_with_and_without_options() -> None:
     register_embedder("test-options", lambda options: _Recorder(options))
     register_embedder("test-plain", lambda: _Recorder())
     get_embedder("test-options", Settings(embed_batch_size=7, embed_max_tokens=64))
-    assert _Recorder.seen[-1] == EmbedderOptions(batch_size=7, threads=None, max_tokens=64)
+    assert _Recorder.seen[-1] == EmbedderOptions(batch_size=7, threads=None, max_tokens=64,
+                                                 workers=1)
     before = len(_Recorder.seen)
     assert get_embedder("test-plain", Settings(embed_batch_size=7)).model_id == "recorder"
     assert len(_Recorder.seen) == before
+
+
+def test_parallel_workers_give_the_same_vectors() -> None:
+    texts = [LONG[:n] for n in (40, 900, 120, 300, 75, 600, 10)]
+    default = get_embedder("minilm-onnx").embed_documents(texts)
+    parallel = get_embedder("minilm-onnx", Settings(embed_workers=2, embed_batch_size=2))
+    assert isinstance(parallel, MiniLMOnnxEmbedder) and parallel.workers == 2
+    assert parallel._session.get_session_options().intra_op_num_threads == 1
+    assert np.allclose(parallel.embed_documents(texts), default, atol=1e-5)

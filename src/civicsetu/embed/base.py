@@ -37,12 +37,13 @@ class EmbedderOptions:
     batch_size: int = 8
     threads: int | None = None  # None: the runtime's default (the cores present)
     max_tokens: int | None = None  # None: the model's own window
+    workers: int = 1  # batches embedded at the same time
 
     @classmethod
     def from_settings(cls, settings: Settings) -> EmbedderOptions:
         """The ``embed_*`` fields of ``settings``."""
         return cls(batch_size=settings.embed_batch_size, threads=settings.embed_threads,
-                   max_tokens=settings.embed_max_tokens)
+                   max_tokens=settings.embed_max_tokens, workers=settings.embed_workers)
 
 
 # A factory takes the options, or nothing (a backend with no knobs).

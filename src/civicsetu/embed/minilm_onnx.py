@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ class MiniLMOnnxEmbedder:
 
     def __init__(self, model_path: Path | None = None, tokenizer_path: Path | None = None,
                  batch_size: int = 8, threads: int | None = None,
-                 max_tokens: int = MAX_TOKENS) -> None:
+                 max_tokens: int = MAX_TOKENS, workers: int = 1) -> None:
         if not 8 <= max_tokens <= 512:
             raise ModelError(f"embed_max_tokens must be between 8 and 512 (MiniLM's position "
                              f"table), not {max_tokens}")
@@ -57,25 +58,28 @@ class MiniLMOnnxEmbedder:
         if not model_path.is_file():
             raise ModelError(f"embedding model not found at {model_path}")
         options = ort.SessionOptions()
-        # One inference at a time, its matrix products spread over the cores (onnxruntime's
-        # default intra-op count); one thread was 1.7-1.9x slower on a quiet 2-core machine
-        # but faster when the cores are oversubscribed (docs/BENCHMARKS.md).
+        # Each run is sequential; its matrix products use ``threads`` cores (onnxruntime's
+        # default: all). With ``workers`` > 1 that many batches run at once on this one
+        # session (onnxruntime allows concurrent runs and releases the GIL), one core each
+        # unless ``threads`` says otherwise: no thread waits on another inside a run.
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.inter_op_num_threads = 1
-        if threads:
-            options.intra_op_num_threads = threads
+        if threads or workers > 1:
+            options.intra_op_num_threads = threads or 1
         self._session = ort.InferenceSession(str(model_path), options,
                                              providers=["CPUExecutionProvider"])
         self._tokenizer: Any = Tokenizer.from_file(str(tokenizer_path))
         self._tokenizer.enable_truncation(max_length=max_tokens)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self.batch_size, self.threads, self.max_tokens = batch_size, threads, max_tokens
+        self.workers = max(1, workers)
+        self._pool: ThreadPoolExecutor | None = None
 
     @classmethod
     def from_options(cls, options: EmbedderOptions) -> MiniLMOnnxEmbedder:
         """The registry's factory: batch size, threads and window from the settings."""
         return cls(batch_size=options.batch_size, threads=options.threads,
-                   max_tokens=options.max_tokens or MAX_TOKENS)
+                   max_tokens=options.max_tokens or MAX_TOKENS, workers=options.workers)
 
     @staticmethod
     def _packaged_model() -> Path:
@@ -98,9 +102,16 @@ class MiniLMOnnxEmbedder:
         # batches of similar length are faster than batches of 32 with identical vectors
         # (issue 14: 1.4-1.5x on a quiet machine; docs/BENCHMARKS.md, embed-throughput).
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for b in range(0, len(order), self.batch_size):
-            idx = order[b:b + self.batch_size]
-            out[idx] = self._embed_batch([texts[i] for i in idx])
+        batches = [order[b:b + self.batch_size] for b in range(0, len(order), self.batch_size)]
+        if self.workers > 1 and len(batches) > 1:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="embed")
+            vectors = self._pool.map(self._embed_batch, [[texts[i] for i in idx]
+                                                         for idx in batches])
+        else:
+            vectors = (self._embed_batch([texts[i] for i in idx]) for idx in batches)
+        for idx, rows in zip(batches, vectors, strict=True):
+            out[idx] = rows
         return out
 
     def embed_query(self, text: str) -> Vectors:
