@@ -1,15 +1,18 @@
 """Ingest profile: where the time of ``civicsetu ingest`` goes, stage by stage.
 
     python -m bench.bench_ingest CORPUS_DIR [-n 40] [--base HOME] [--embedder NAME]
-                                 [--write docs/BENCHMARKS.md]
+                                 [--whole-pass] [--write docs/BENCHMARKS.md]
 
 Ingests ``n`` real Acts (every k-th file of CORPUS_DIR, sorted by name) through the real
 pipeline into a fresh index in a temporary folder (or into a copy of ``--base``'s index, to
-see the costs that grow with the number of documents already stored), with a timer around
+see the costs that grow with the number of documents already stored; the sampled Acts
+are first removed from the copy, by their provenance path), with a timer around
 each stage's function: read, parse, chunk, enrich, embed, the write transaction (split
 into versioning, rows + FTS + vectors + commit, metadata, reference resolution),
 provenance and the final reference pass. The timers wrap the functions the pipeline and
 the store call, by module attribute, so the code measured is the code that runs.
+``--whole-pass`` resolves every reference of the index after each new document, as before
+``resolve_new_document``, for a before/after comparison.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ STAGES: list[tuple[str, Any, str]] = [
     ("write: versioning", sqlite_versions, "drop_current"),
     ("write: refs, definitions, dates rows", sqlite_graph, "write_metadata"),
     ("write: reference resolution (per document)", sqlite_graph, "resolve_references"),
+    ("write: reference resolution (per document)", sqlite_graph, "resolve_new_document"),
 ]
 WRITE = "write: rows + FTS + vectors + commit"
 EMBED = "embed"
@@ -88,10 +92,16 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=40)
     parser.add_argument("--base", type=Path, help="a CIVICSETU_HOME whose index is copied first")
     parser.add_argument("--embedder", default="minilm-onnx")
+    parser.add_argument("--whole-pass", action="store_true",
+                        help="resolve all references after each document (the old way)")
     parser.add_argument("--write", type=Path)
     args = parser.parse_args()
     files = pick(args.corpus, args.n)
     timers = Timers()
+    if args.whole_pass:
+        def whole(c: Any, doc_id: str) -> None:
+            sqlite_graph.resolve_references(c)
+        sqlite_graph.resolve_new_document = whole
     for stage, owner, attr in STAGES:
         setattr(owner, attr, timers.wrap(stage, getattr(owner, attr)))
     store_cls = sqlite_store.SQLiteStore
@@ -107,6 +117,11 @@ def main() -> None:
         embedder.embed_documents(["warm-up"])  # model load is not an ingest stage
         embedder.embed_documents = timers.wrap(EMBED, embedder.embed_documents)  # type: ignore[method-assign]
         store = open_store(settings)
+        if args.base:
+            mine = {str(p.resolve()) for p in files}
+            for doc_id, prov in store.provenance().items():
+                if prov.path in mine:
+                    store.delete_document(doc_id)
         started = machine()
         before = store.documents()
         t0, c0 = time.perf_counter(), time.process_time()
@@ -126,7 +141,9 @@ def main() -> None:
     lines = [
         f"{len(files)} Acts (every {max(1, len(list(args.corpus.glob('*.md'))) // args.n)}th "
         f"file of {args.corpus.name}, {mb:.1f} MB) into "
-        f"{where}, embedder `{args.embedder}`; {started}.", "",
+        f"{where}, embedder `{args.embedder}`"
+        f"{', every reference resolved after each document' if args.whole_pass else ''}; "
+        f"{started}.", "",
         f"{chunks} chunks ({embedded} embedded), {len(failed)} failed; wall {wall:.1f} s, "
         f"CPU {cpu:.1f} s; **{chunks / wall:.1f} chunks/s** end to end.", "",
         "| stage | seconds | share | ms per chunk |", "|---|---|---|---|"]
@@ -137,10 +154,12 @@ def main() -> None:
     print(body)
     if args.write:
         base = f" --base {args.base}" if args.base else ""
-        section = "ingest-profile" + ("-base" if args.base else "")
+        section = "ingest-profile" + ("-base" if args.base else "") + (
+            "-whole" if args.whole_pass else "")
+        flags = base + (" --whole-pass" if args.whole_pass else "")
         write_section(args.write, section,
                       f"## Ingest profile by stage{' (into a full index)' if args.base else ''}"
-                      f"\n\n`python -m bench.bench_ingest {args.corpus} -n {args.n}{base} "
+                      f"\n\n`python -m bench.bench_ingest {args.corpus} -n {args.n}{flags} "
                       f"--embedder {args.embedder}`\n\n{body}")
 
 
