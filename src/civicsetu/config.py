@@ -239,15 +239,16 @@ class Settings(BaseSettings):
     # --- scale: ingest throughput (issue 14, embed/) -------------------------------------
     embed_threads: int | None = Field(
         default=None, ge=1,
-        description="onnxruntime intra-op threads for the embedder; unset uses the cores "
-                    "present (fastest on a quiet machine; 1 can be faster on an "
-                    "oversubscribed one, docs/BENCHMARKS.md embed-throughput).",
+        description="onnxruntime intra-op threads per embedder run; unset: query embedding "
+                    "uses the cores present and each passage worker one thread "
+                    "(embed_workers). Set, it applies to both.",
     )
-    embed_workers: int = Field(
-        default=1, ge=1, le=64,
-        description="Batches the embedder runs at the same time, each on one onnxruntime "
-                    "thread unless embed_threads says otherwise (2 on 2 cores: see "
-                    "docs/BENCHMARKS.md embed-throughput). Vectors do not change.",
+    embed_workers: int | None = Field(
+        default=None, ge=1, le=64,
+        description="Passage batches the embedder runs at the same time while ingesting, "
+                    "each on one onnxruntime thread unless embed_threads says otherwise; "
+                    "unset is one per core (1.27x one run on all cores here, same vectors: "
+                    "docs/BENCHMARKS.md embed-throughput). Queries keep embed_threads.",
     )
     embed_max_tokens: int | None = Field(
         default=None, ge=8, le=512,

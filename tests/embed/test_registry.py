@@ -61,7 +61,7 @@ def test_factories_with_and_without_options() -> None:
     register_embedder("test-plain", lambda: _Recorder())
     get_embedder("test-options", Settings(embed_batch_size=7, embed_max_tokens=64))
     assert _Recorder.seen[-1] == EmbedderOptions(batch_size=7, threads=None, max_tokens=64,
-                                                 workers=1)
+                                                 workers=None)
     before = len(_Recorder.seen)
     assert get_embedder("test-plain", Settings(embed_batch_size=7)).model_id == "recorder"
     assert len(_Recorder.seen) == before
@@ -72,5 +72,18 @@ def test_parallel_workers_give_the_same_vectors() -> None:
     default = get_embedder("minilm-onnx").embed_documents(texts)
     parallel = get_embedder("minilm-onnx", Settings(embed_workers=2, embed_batch_size=2))
     assert isinstance(parallel, MiniLMOnnxEmbedder) and parallel.workers == 2
-    assert parallel._session.get_session_options().intra_op_num_threads == 1
     assert np.allclose(parallel.embed_documents(texts), default, atol=1e-5)
+    # Passages run one thread per worker; queries keep onnxruntime's default threads.
+    assert parallel._batch_session is not None
+    assert parallel._batch_session.get_session_options().intra_op_num_threads == 1
+    assert parallel._session.get_session_options().intra_op_num_threads == 0
+
+
+def test_one_worker_per_core_unless_set() -> None:
+    import os
+
+    embedder = get_embedder("minilm-onnx", Settings())
+    assert isinstance(embedder, MiniLMOnnxEmbedder)
+    assert embedder.workers == (os.cpu_count() or 1)
+    alone = get_embedder("minilm-onnx")  # no settings: one run at a time
+    assert isinstance(alone, MiniLMOnnxEmbedder) and alone.workers == 1

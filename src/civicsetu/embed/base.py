@@ -37,7 +37,7 @@ class EmbedderOptions:
     batch_size: int = 8
     threads: int | None = None  # None: the runtime's default (the cores present)
     max_tokens: int | None = None  # None: the model's own window
-    workers: int = 1  # batches embedded at the same time
+    workers: int | None = 1  # passage batches embedded at once; None: one per core
 
     @classmethod
     def from_settings(cls, settings: Settings) -> EmbedderOptions:
