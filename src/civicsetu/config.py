@@ -254,7 +254,7 @@ class Settings(BaseSettings):
         default=None, ge=8, le=512,
         description="Token window of the embedder; unset is the model's own (256 for "
                     "MiniLM). Another window is another vector space (its own model id): "
-                    "re-ingest after changing it. docs/BENCHMARKS.md embed-throughput.",
+                    "re-ingest after changing it. 128 measured in docs/BENCHMARKS.md embed-models.",
     )
 
     @property
