@@ -119,7 +119,7 @@ def eval_contracts_cmd(
 
     settings = Settings(home=home) if home else Settings()
     data = load_contractnli(path, limit)
-    embedder = None if no_dense else get_embedder(settings.embedder)
+    embedder = None if no_dense else get_embedder(settings.embedder, settings)
     model = get_llm(llm) if llm else None
     labeler = None
     if model is not None:

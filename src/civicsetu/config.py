@@ -83,7 +83,9 @@ class Settings(BaseSettings):
     )
     embedder: str = Field(
         default="minilm-onnx",
-        description="Embedder backend by registry name (see civicsetu.embed.registry).",
+        description="Embedder backend by registry name: minilm-onnx (default) or wordllama "
+                    "(static, much faster, lower recall; pip install 'civicsetu[wordllama]'; "
+                    "docs/SCALE.md). See civicsetu.embed.base.",
     )
     llm: str | None = Field(
         default=None,
@@ -103,8 +105,9 @@ class Settings(BaseSettings):
     )
     embed_batch_size: int = Field(
         default=8, ge=1,
-        description="Passages per model call; ingestion hands the embedder 16 batches at a "
-                    "time, sorted by length (8 measured fastest, docs/BENCHMARKS.md).")
+        description="Passages per model call, passed to the embedder (get_embedder); "
+                    "ingestion hands it 16 batches at a time, sorted by length (8 measured "
+                    "fastest for MiniLM, docs/BENCHMARKS.md embed-throughput).")
     chunk_max_chars: int = Field(
         default=1000,
         ge=200,
@@ -231,6 +234,27 @@ class Settings(BaseSettings):
         description="HNSW search expansion (ef): higher is more recall, more time. 512 "
                     "gave recall@10 0.968 at ~1 ms CPU on the 10^5-chunk replica index "
                     "(128: 0.82, 256: 0.945); docs/SCALE.md.",
+    )
+
+    # --- scale: ingest throughput (issue 14, embed/) -------------------------------------
+    embed_threads: int | None = Field(
+        default=None, ge=1,
+        description="onnxruntime intra-op threads per embedder run; unset: query embedding "
+                    "uses the cores present and each passage worker one thread "
+                    "(embed_workers). Set, it applies to both.",
+    )
+    embed_workers: int | None = Field(
+        default=None, ge=1, le=64,
+        description="Passage batches the embedder runs at the same time while ingesting, "
+                    "each on one onnxruntime thread unless embed_threads says otherwise; "
+                    "unset is one per core (1.27x one run on all cores here, same vectors: "
+                    "docs/BENCHMARKS.md embed-throughput). Queries keep embed_threads.",
+    )
+    embed_max_tokens: int | None = Field(
+        default=None, ge=8, le=512,
+        description="Token window of the embedder; unset is the model's own (256 for "
+                    "MiniLM). Another window is another vector space (its own model id): "
+                    "re-ingest after changing it. 128 measured in docs/BENCHMARKS.md embed-models.",
     )
 
     @property

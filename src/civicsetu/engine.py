@@ -63,7 +63,7 @@ class Engine:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = get_embedder(self.settings.embedder)
+            self._embedder = get_embedder(self.settings.embedder, self.settings)
         return self._embedder
 
     @property

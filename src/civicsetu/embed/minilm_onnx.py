@@ -9,14 +9,16 @@ mean of token states, L2-normalised, as sentence-transformers computes them.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from civicsetu.embed.base import Vectors
+from civicsetu.embed.base import EmbedderOptions, Vectors
 from civicsetu.errors import ModelError
 
 MAX_TOKENS = 256
@@ -35,7 +37,15 @@ class MiniLMOnnxEmbedder:
     dim = 384
 
     def __init__(self, model_path: Path | None = None, tokenizer_path: Path | None = None,
-                 batch_size: int = 8, threads: int | None = None) -> None:
+                 batch_size: int = 8, threads: int | None = None,
+                 max_tokens: int = MAX_TOKENS, workers: int | None = 1) -> None:
+        if not 8 <= max_tokens <= 512:
+            raise ModelError(f"embed_max_tokens must be between 8 and 512 (MiniLM's position "
+                             f"table), not {max_tokens}")
+        if max_tokens != MAX_TOKENS:
+            # Another window gives other vectors for long texts: another vector space, so
+            # the cache and the dense index never mix the two.
+            self.model_id = f"{type(self).model_id}-w{max_tokens}"
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -48,20 +58,36 @@ class MiniLMOnnxEmbedder:
                                       / "tokenizer.json"))
         if not model_path.is_file():
             raise ModelError(f"embedding model not found at {model_path}")
-        options = ort.SessionOptions()
-        # One inference at a time, its matrix products spread over the cores (onnxruntime's
-        # default intra-op count); one thread was 1.7-1.9x slower on a quiet 2-core machine
-        # but faster when the cores are oversubscribed (docs/BENCHMARKS.md).
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        # Each run is sequential; its matrix products use ``threads`` cores (onnxruntime's
+        # default: all), which suits one query at a time. Passages are embedded by
+        # ``workers`` batches at once (None: one per core), on a second session with one
+        # thread per run unless ``threads`` says otherwise: onnxruntime allows concurrent
+        # runs and releases the GIL, and no thread waits on another inside a run.
+        self._ort, self._model_path = ort, model_path
+        self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+        self._session = self._new_session(threads)
+        self._batch_session = (self._session if self.workers == 1 or threads
+                               else None)  # made on first use: queries never need it
+        self._tokenizer: Any = Tokenizer.from_file(str(tokenizer_path))
+        self._tokenizer.enable_truncation(max_length=max_tokens)
+        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self.batch_size, self.threads, self.max_tokens = batch_size, threads, max_tokens
+        self._pool: ThreadPoolExecutor | None = None
+
+    def _new_session(self, threads: int | None) -> Any:
+        options = self._ort.SessionOptions()
+        options.execution_mode = self._ort.ExecutionMode.ORT_SEQUENTIAL
         options.inter_op_num_threads = 1
         if threads:
             options.intra_op_num_threads = threads
-        self._session = ort.InferenceSession(str(model_path), options,
-                                             providers=["CPUExecutionProvider"])
-        self._tokenizer: Any = Tokenizer.from_file(str(tokenizer_path))
-        self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-        self._batch_size = batch_size
+        return self._ort.InferenceSession(str(self._model_path), options,
+                                          providers=["CPUExecutionProvider"])
+
+    @classmethod
+    def from_options(cls, options: EmbedderOptions) -> MiniLMOnnxEmbedder:
+        """The registry's factory: batch size, threads and window from the settings."""
+        return cls(batch_size=options.batch_size, threads=options.threads,
+                   max_tokens=options.max_tokens or MAX_TOKENS, workers=options.workers)
 
     @staticmethod
     def _packaged_model() -> Path:
@@ -84,21 +110,31 @@ class MiniLMOnnxEmbedder:
         # batches of similar length are faster than batches of 32 with identical vectors
         # (issue 14: 1.4-1.5x on a quiet machine; docs/BENCHMARKS.md, embed-throughput).
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for b in range(0, len(order), self._batch_size):
-            idx = order[b:b + self._batch_size]
-            out[idx] = self._embed_batch([texts[i] for i in idx])
+        batches = [order[b:b + self.batch_size] for b in range(0, len(order), self.batch_size)]
+        if self._batch_session is None:
+            self._batch_session = self._new_session(1)
+        session = self._batch_session
+        if self.workers > 1 and len(batches) > 1:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="embed")
+            vectors = self._pool.map(lambda idx: self._embed_batch([texts[i] for i in idx],
+                                                                   session), batches)
+        else:
+            vectors = (self._embed_batch([texts[i] for i in idx], session) for idx in batches)
+        for idx, rows in zip(batches, vectors, strict=True):
+            out[idx] = rows
         return out
 
     def embed_query(self, text: str) -> Vectors:
         vec: Vectors = self._embed_batch([text])[0]
         return vec
 
-    def _embed_batch(self, texts: list[str]) -> Vectors:
+    def _embed_batch(self, texts: list[str], session: Any = None) -> Vectors:
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         types = np.zeros_like(ids)
-        (states,) = self._session.run(
+        (states,) = (session or self._session).run(
             ["last_hidden_state"],
             {"input_ids": ids, "attention_mask": mask, "token_type_ids": types},
         )

@@ -173,7 +173,8 @@ class SQLiteStore:
             row = (doc.title, doc.short_title, doc.source, doc.jurisdiction,
                    doc.doc_type.value, json.dumps(list(doc.aliases)),
                    iso(doc.effective_date), doc.parent_id, doc.content_hash, doc.text, now)
-            if c.execute("SELECT 1 FROM documents WHERE id = ?", (doc.id,)).fetchone():
+            stored = c.execute("SELECT 1 FROM documents WHERE id = ?", (doc.id,)).fetchone()
+            if stored:
                 c.execute("UPDATE documents SET title=?, short_title=?, source=?, "
                           "jurisdiction=?, doc_type=?, aliases=?, effective_date=?, "
                           "parent_id=?, content_hash=?, text=?, ingested_at=? WHERE id = ?",
@@ -214,8 +215,13 @@ class SQLiteStore:
             if provenance is not None:
                 self._write_provenance(c, doc.id, provenance)
             # In the same transaction: a crash after the commit can no longer leave the
-            # document searchable without its reference edges or its provenance.
-            graph.resolve_references(c)
+            # document searchable without its reference edges or its provenance. A new
+            # document changes few references (the library-size ingest case); a new
+            # version of a stored one may change any, so everything is resolved again.
+            if stored:
+                graph.resolve_references(c)
+            else:
+                graph.resolve_new_document(c, doc.id)
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove a document and all that hangs off it, in one transaction: its rows
