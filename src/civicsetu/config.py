@@ -233,6 +233,14 @@ class Settings(BaseSettings):
                     "(128: 0.82, 256: 0.945); docs/SCALE.md.",
     )
 
+    # --- scale: search latency (issue 14, store.lexical) --------------------------------
+    bm25_index: Literal["memory", "fts"] = Field(
+        default="memory",
+        description="Where the SQLite store ranks BM25: memory scores FTS5's bm25() from "
+                    "in-memory postings (same ranking, a fraction of the time past 10^4 "
+                    "chunks; built once per process); fts asks FTS5 for every query.",
+    )
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"

@@ -41,6 +41,7 @@ class DenseSettings:
     ann_min_chunks: int = 20_000
     ann_exact_below: int = 5_000
     ann_ef: int = 512
+    lexical: str = "memory"  # memory | fts: where keyword_search ranks (store.lexical)
 
 
 def _days(values: list[str | None], open_value: int) -> npt.NDArray[np.int32]:
