@@ -4,6 +4,8 @@ FTS5 syntax to FTS5."""
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from datetime import date
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from civicsetu.engine import Engine
 from civicsetu.ingest.pipeline import SourceSpec
 from civicsetu.search.query import analyze, fts_query
 from civicsetu.store import dense_settings
-from civicsetu.store.lexical import Tokenizer, parse_or_query
+from civicsetu.store.lexical import LexicalIndex, Tokenizer, parse_or_query
 from civicsetu.store.sqlite import SQLiteStore
 from tests.conftest import SMALL_ACT
 
@@ -80,6 +82,45 @@ def test_memory_bm25_equals_fts5_and_follows_writes(tmp_path: Path) -> None:
         assert _compare(engine, fts, as_of=date(2000, 1, 1)) >= 0
         assert _compare(engine, fts, as_of=date.today()) > 0
         fts.close()
+
+
+def test_saved_postings_are_reloaded_and_resynced(tmp_path: Path,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    home = tmp_path / "home"
+    db = home / "civicsetu.db"
+    with Engine(Settings(home=home)) as engine:
+        engine.ingest(_acts(tmp_path, 3))
+        first = engine.store.keyword_search(QUERIES[1], 20)
+    saved = LexicalIndex.file(db)
+    assert saved is not None and saved.is_file()
+    caplog.set_level(logging.INFO, logger="civicsetu.store.lexical")
+    store = SQLiteStore(db)
+    assert store.keyword_search(QUERIES[1], 20) == first
+    assert "lexical_loaded" in caplog.text and "lexical_built" not in caplog.text
+    store.close()
+    # Written while no process held the postings: the document's stamp changed.
+    fts = _fts(home)
+    assert fts.delete_document("act-0")
+    fts.close()
+    caplog.clear()
+    store, fts = SQLiteStore(db), _fts(home)
+    for query in QUERIES:
+        _same(store.keyword_search(query, 20), fts.keyword_search(query, 20))
+    assert "refreshed=1" in caplog.text
+    store.close()
+    # A change that stamps no document (as a repair may make) is caught by the row count.
+    conn = sqlite3.connect(db)
+    conn.execute("DELETE FROM chunks_fts WHERE rowid = (SELECT max(rowid) FROM chunks)")
+    conn.execute("DELETE FROM chunks WHERE rowid = (SELECT max(rowid) FROM chunks)")
+    conn.commit()
+    conn.close()
+    caplog.clear()
+    store = SQLiteStore(db)
+    for query in QUERIES:
+        _same(store.keyword_search(query, 20), fts.keyword_search(query, 20))
+    assert "lexical_file_stale" in caplog.text
+    store.close()
+    fts.close()
 
 
 def test_other_fts5_syntax_goes_to_fts5(tmp_path: Path) -> None:

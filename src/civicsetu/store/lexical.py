@@ -23,7 +23,11 @@ Equivalence with FTS5 (the ranking the rest of the search was tuned on):
   after scoring, as the FTS5 queries filter them; ties are broken by rowid.
 
 Kept in step like the dense matrix (``store.dense``): each write stamps its document, and
-the rows of documents whose stamp changed are re-read, re-tokenized and merged.
+the rows of documents whose stamp changed are re-read, re-tokenized and merged. Saved
+next to the database (``civicsetu.db.bm25.npz``, with the stamps) by the process that
+built or changed it, when it closes the store; a later process loads it, re-reads the
+documents whose stamp changed since, and rebuilds when the row count or highest rowid
+still disagree with the database (a repair that did not stamp its document).
 A query that is not the plain ``"a" OR "b c"`` form ``search.query.fts_query`` writes
 returns None, and the caller asks FTS5 instead.
 """
@@ -31,19 +35,23 @@ returns None, and the caller asks FTS5 instead.
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import math
+import os
 import re
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from datetime import date
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 log = logging.getLogger(__name__)
 
+FORMAT = 1  # of the saved file
 K1 = 1.2
 B = 0.75
 COLUMN_WEIGHTS = (2.0, 1.0)  # title, body: as bm25(chunks_fts, 2.0, 1.0)
@@ -140,14 +148,45 @@ class _Postings:
 class LexicalIndex:
     """BM25 postings of every FTS row (superseded ones included, as FTS5 counts them)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    vocab: dict[str, int]
+    stamps: dict[str, str]
+    _doc_codes: dict[str, int]
+    rowids: IntArray
+    codes: npt.NDArray[np.int32]
+    valid_from: npt.NDArray[np.int32]
+    valid_to: npt.NDArray[np.int32]
+    length: npt.NDArray[np.float64]
+
+    def __init__(self, conn: sqlite3.Connection, db_path: Path | None = None) -> None:
         self._conn = conn
-        self.tokenizer = Tokenizer(tokenize_spec(conn))
-        self.vocab: dict[str, int] = {}
+        self.db_path = db_path
+        self.spec = tokenize_spec(conn)
+        self.tokenizer = Tokenizer(self.spec)
+        self.changed = False  # built or refreshed since loaded: worth saving
+        self._reset()
+        t = time.perf_counter()
+        if self._load():
+            changed = self.refresh()
+            if self._shape() == self._db_shape():
+                log.info("lexical_loaded rows=%d refreshed=%d seconds=%.1f", len(self.rowids),
+                         len(changed), time.perf_counter() - t)
+                return
+            log.warning("lexical_file_stale %s: rebuilding", self.file(db_path))
+            self._reset()
+        self.stamps = self._read_stamps()
+        self._replace(set(), self._conn.execute(_SELECT))
+        self.changed = True
+        log.info("lexical_built rows=%d terms=%d pairs=%d seconds=%.1f", len(self.rowids),
+                 len(self.vocab), len(self._pair_keys), time.perf_counter() - t)
+
+    def _reset(self) -> None:
+        """Empty postings (before a build)."""
+        self.vocab = {}
         # adjacent token pairs: sorted keys (first << 32 | second) and their pair ids
         self._pair_keys = np.zeros(0, dtype=np.int64)
         self._pair_ids = np.zeros(0, dtype=np.int64)
-        self._doc_codes: dict[str, int] = {}
+        self._doc_codes = {}
+        self.stamps = {}
         self.rowids = np.zeros(0, dtype=np.int64)
         self.codes = np.zeros(0, dtype=np.int32)
         self.valid_from = np.zeros(0, dtype=np.int32)
@@ -156,11 +195,69 @@ class LexicalIndex:
         self.unigrams = _Postings()
         self.bigrams = _Postings()
         self._norm = np.zeros(0, dtype=np.float64)
-        t = time.perf_counter()
-        self.stamps = self._read_stamps()
-        self._replace(set(), self._conn.execute(_SELECT))
-        log.info("lexical_built rows=%d terms=%d pairs=%d seconds=%.1f", len(self.rowids),
-                 len(self.vocab), len(self._pair_keys), time.perf_counter() - t)
+
+    # --- persistence ------------------------------------------------------------------
+
+    @staticmethod
+    def file(db_path: Path | None) -> Path | None:
+        """Where the postings of ``db_path`` are saved (next to it, like the ANN folder)."""
+        return None if db_path is None else db_path.with_name(db_path.name + ".bm25.npz")
+
+    def _shape(self) -> tuple[int, int]:
+        return len(self.rowids), int(self.rowids.max()) if len(self.rowids) else 0
+
+    def _db_shape(self) -> tuple[int, int]:
+        n, top = self._conn.execute("SELECT count(*), coalesce(max(c.rowid), 0) FROM chunks c"
+                                    " JOIN chunks_fts f ON f.rowid = c.rowid").fetchone()
+        return int(n), int(top)
+
+    def save(self) -> Path | None:
+        """Write the postings next to the database (atomically: a temp file, then rename)."""
+        path = self.file(self.db_path)
+        if path is None:
+            return None
+        meta = {"format": FORMAT, "spec": self.spec, "vocab": list(self.vocab),
+                "docs": list(self._doc_codes), "stamps": self.stamps}
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        with tmp.open("wb") as out:
+            np.savez(out, meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+                     rowids=self.rowids, codes=self.codes, valid_from=self.valid_from,
+                     valid_to=self.valid_to, length=self.length, pair_keys=self._pair_keys,
+                     pair_ids=self._pair_ids, uni_ptr=self.unigrams.ptr,
+                     uni_pos=self.unigrams.pos, uni_freq=self.unigrams.freq,
+                     bi_ptr=self.bigrams.ptr, bi_pos=self.bigrams.pos,
+                     bi_freq=self.bigrams.freq)
+        os.replace(tmp, path)
+        self.changed = False
+        return path
+
+    def _load(self) -> bool:
+        """Read the saved postings; False when there are none or they do not fit."""
+        path = self.file(self.db_path)
+        if path is None or not path.is_file():
+            return False
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(bytes(data["meta"]).decode())
+                if meta.get("format") != FORMAT or meta.get("spec") != self.spec:
+                    return False
+                arrays = {k: data[k] for k in data.files if k != "meta"}
+        except (OSError, ValueError, KeyError) as exc:
+            log.warning("lexical_file_unreadable %s: %s", path, exc)
+            return False
+        self.vocab = {t: i for i, t in enumerate(meta["vocab"])}
+        self._doc_codes = {d: i for i, d in enumerate(meta["docs"])}
+        self.stamps = dict(meta["stamps"])
+        self.rowids, self.codes = arrays["rowids"], arrays["codes"]
+        self.valid_from, self.valid_to = arrays["valid_from"], arrays["valid_to"]
+        self.length = arrays["length"]
+        self._pair_keys, self._pair_ids = arrays["pair_keys"], arrays["pair_ids"]
+        self.unigrams.ptr, self.unigrams.pos = arrays["uni_ptr"], arrays["uni_pos"]
+        self.unigrams.freq = arrays["uni_freq"]
+        self.bigrams.ptr, self.bigrams.pos = arrays["bi_ptr"], arrays["bi_pos"]
+        self.bigrams.freq = arrays["bi_freq"]
+        self._set_norm()
+        return True
 
     def __len__(self) -> int:
         return len(self.rowids)
@@ -182,6 +279,7 @@ class LexicalIndex:
                     _SELECT + f" WHERE c.doc_id IN ({','.join('?' * len(part))})",
                     part).fetchall()
             self._replace(set(changed), rows)
+            self.changed = True
         self.stamps = stamps
         return changed
 
@@ -260,6 +358,10 @@ class LexicalIndex:
                               len(self.vocab))
         self.bigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(bi),
                              len(self._pair_keys))
+        self._set_norm()
+
+    def _set_norm(self) -> None:
+        """Each row's BM25 length normalisation, k1 * (1 - b + b * length / average)."""
         average = float(self.length.sum()) / len(self.length) if len(self.length) else 1.0
         self._norm = K1 * (1 - B + B * self.length / (average or 1.0))
 

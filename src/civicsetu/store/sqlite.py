@@ -101,6 +101,8 @@ class SQLiteStore:
         for index in self._dense.values():
             if index.ann is not None and index.ann.changed:
                 index.save_ann()
+        if self._lexical is not None and self._lexical.changed:
+            self._lexical.save()
         self._conn.close()
 
     @contextmanager
@@ -283,6 +285,9 @@ class SQLiteStore:
         finally:
             self._dense.clear()  # a repair may touch rows without stamping their document
             self._lexical = None
+            saved = LexicalIndex.file(self.path)
+            if fix and saved is not None:
+                saved.unlink(missing_ok=True)
 
     # --- research memory ----------------------------------------------------------------
 
@@ -512,7 +517,7 @@ class SQLiteStore:
         """The in-memory BM25 postings, refreshed when this or another connection wrote."""
         seen = (self._writes, self.data_version())
         if self._lexical is None:
-            self._lexical = LexicalIndex(self._conn)
+            self._lexical = LexicalIndex(self._conn, self.path)
         elif seen != self._lexical_seen:
             self._lexical.refresh()
         self._lexical_seen = seen
