@@ -132,16 +132,22 @@ class _Postings:
                 n_terms: int) -> None:
         """Drop postings of rows not kept, renumber rows, merge the added
         (row index into ``new_pos_of_added``, term, freq) entries, sort by term."""
+        # Entries are kept sorted by (term, row). Rows keep their relative order when rows
+        # are added or removed, so the surviving entries stay sorted after renumbering and
+        # only the (few) added ones are sorted and merged in: a refresh after one
+        # document is linear numpy work, not a sort of every entry.
         old_terms = np.repeat(np.arange(len(self.ptr) - 1, dtype=np.int64), np.diff(self.ptr))
         live = keep_row[self.pos] if len(self.pos) else np.zeros(0, dtype=bool)
+        old_keys = (old_terms[live] << 32) | new_pos_of_old[self.pos[live]]
         rows_added, terms_added, freq_added = added
-        terms = np.concatenate([old_terms[live], terms_added])
-        pos = np.concatenate([new_pos_of_old[self.pos[live]], new_pos_of_added[rows_added]])
-        freq = np.concatenate([self.freq[live], freq_added])
-        order = np.argsort((terms << 32) | pos)  # by term, then row (local gathers)
-        self.pos = pos[order].astype(np.int32)
-        self.freq = freq[order].astype(np.float32)
-        counts = np.bincount(terms, minlength=n_terms)
+        add_keys = (terms_added << 32) | new_pos_of_added[rows_added]
+        order = np.argsort(add_keys)
+        add_keys, add_freq = add_keys[order], freq_added[order]
+        at = np.searchsorted(old_keys, add_keys)
+        keys = np.insert(old_keys, at, add_keys)
+        self.freq = np.insert(self.freq[live], at, add_freq).astype(np.float32)
+        self.pos = (keys & 0xFFFFFFFF).astype(np.int32)
+        counts = np.bincount(keys >> 32, minlength=n_terms)
         self.ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
 
 
