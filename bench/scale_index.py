@@ -79,6 +79,9 @@ def build(base: Path, out: Path, chunks: int, seed: int = 14) -> int:
                         " 'definitions', 'embeddings')").fetchall()
     for name, _ in indexes:
         c.execute(f'DROP INDEX "{name}"')
+    # Copies read the (small, indexed) base: with the indexes dropped, reading the output's
+    # own tables would scan every replica written so far, once per document.
+    c.execute("ATTACH DATABASE ? AS base", (str(base),))
     c.execute("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 0)")
     c.execute("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('crisismerge', 64)")
     vocab_list = [str(w) for w in vocab]
@@ -98,7 +101,7 @@ def build(base: Path, out: Path, chunks: int, seed: int = 14) -> int:
             c.execute("INSERT INTO documents (id, title, short_title, source, jurisdiction,"
                       " doc_type, aliases, effective_date, parent_id, content_hash, text,"
                       " ingested_at) SELECT ?, title || ?, short_title || ?, source, ?, ?, ?,"
-                      " effective_date, NULL, content_hash, text, ingested_at FROM documents"
+                      " effective_date, NULL, content_hash, text, ingested_at FROM base.documents"
                       " WHERE id = ?",
                       (new, f" (replica {replica})", f" (replica {replica})", jurisdiction,
                        doc_type, json.dumps([f"{short_title} replica {replica}"]), doc_id))
@@ -107,14 +110,14 @@ def build(base: Path, out: Path, chunks: int, seed: int = 14) -> int:
                       ' title, start, "end", ordinal, footnotes, valid_from, valid_to, page,'
                       ' page_end) SELECT ? || substr(id, ?), ?, path, section, parent_path,'
                       ' kind, title, start, "end", ordinal, footnotes, valid_from, valid_to,'
-                      ' page, page_end FROM provisions WHERE doc_id = ?',
+                      ' page, page_end FROM base.provisions WHERE doc_id = ?',
                       (new, n + 1, new, doc_id))
             c.execute("INSERT OR IGNORE INTO edges (src, dst, type, doc_id) SELECT"
                       " ? || substr(src, ?), CASE WHEN substr(dst, 1, ?) = ? THEN"
-                      " ? || substr(dst, ?) ELSE dst END, type, ? FROM edges WHERE doc_id = ?",
+                      " ? || substr(dst, ?) ELSE dst END, type, ? FROM base.edges WHERE doc_id = ?",
                       (new, n + 1, n + 1, doc_id + "#", new, n + 1, new, doc_id))
             c.execute("INSERT OR IGNORE INTO definitions (doc_id, term, provision_id) SELECT"
-                      " ?, term, ? || substr(provision_id, ?) FROM definitions"
+                      " ?, term, ? || substr(provision_id, ?) FROM base.definitions"
                       " WHERE doc_id = ?", (new, new, n + 1, doc_id))
         noise = rng.standard_normal(base_vectors.shape).astype(np.float32)
         noise *= NOISE_NORM / np.linalg.norm(noise, axis=1, keepdims=True)
