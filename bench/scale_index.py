@@ -16,7 +16,8 @@ index (normally the bundled 11 Acts, 3,547 chunks with real MiniLM vectors):
   about 0.8 to the original): replicas cluster around the real vectors, which is harder
   for HNSW than a uniform cloud, so recall measured here is a conservative estimate.
 
-Whole replicas are added until the chunk count reaches ``--chunks``.
+Whole replicas are added until the chunk count reaches ``--chunks``. Vector keys
+(``embed_hash``) are ``r<replica>-<hash>``, so they grow monotonically.
 """
 
 from __future__ import annotations
@@ -69,11 +70,30 @@ def build(base: Path, out: Path, chunks: int, seed: int = 14) -> int:
     words = [r[7].split() for r in rows]
     vocab = np.array(sorted({w for ws in words for w in ws}))
     total = int(c.execute("SELECT count(*) FROM chunks").fetchone()[0])
+    # Bulk-load: secondary indexes are dropped and rebuilt at the end, FTS5 merges are
+    # deferred to one 'optimize', several replicas share a transaction and vector keys
+    # grow monotonically (appends instead of random B-tree inserts). ~300 chunks/s
+    # before this under load; see docs/SCALE.md.
+    indexes = c.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql"
+                        " IS NOT NULL AND tbl_name IN ('chunks', 'provisions', 'edges',"
+                        " 'definitions', 'embeddings')").fetchall()
+    for name, _ in indexes:
+        c.execute(f'DROP INDEX "{name}"')
+    # Copies read the (small, indexed) base: with the indexes dropped, reading the output's
+    # own tables would scan every replica written so far, once per document.
+    c.execute("ATTACH DATABASE ? AS base", (str(base),))
+    c.execute("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 0)")
+    c.execute("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('crisismerge', 64)")
+    vocab_list = [str(w) for w in vocab]
+    word_index = {w: i for i, w in enumerate(vocab_list)}
+    base_ids = [np.array([word_index[w] for w in ws], dtype=np.int64) for ws in words]
+    flat_ids = np.concatenate(base_ids) if base_ids else np.zeros(0, dtype=np.int64)
+    bounds = np.concatenate([[0], np.cumsum([len(b) for b in base_ids])])
     replica = 0
     t0 = time.perf_counter()
+    c.execute("BEGIN")
     while total < chunks:
         replica += 1
-        c.execute("BEGIN")
         for doc_id, short_title in docs:
             new = f"{doc_id}~r{replica}"
             jurisdiction = "IN-KA" if replica % 4 == 0 else "IN"
@@ -81,7 +101,7 @@ def build(base: Path, out: Path, chunks: int, seed: int = 14) -> int:
             c.execute("INSERT INTO documents (id, title, short_title, source, jurisdiction,"
                       " doc_type, aliases, effective_date, parent_id, content_hash, text,"
                       " ingested_at) SELECT ?, title || ?, short_title || ?, source, ?, ?, ?,"
-                      " effective_date, NULL, content_hash, text, ingested_at FROM documents"
+                      " effective_date, NULL, content_hash, text, ingested_at FROM base.documents"
                       " WHERE id = ?",
                       (new, f" (replica {replica})", f" (replica {replica})", jurisdiction,
                        doc_type, json.dumps([f"{short_title} replica {replica}"]), doc_id))
@@ -90,29 +110,28 @@ def build(base: Path, out: Path, chunks: int, seed: int = 14) -> int:
                       ' title, start, "end", ordinal, footnotes, valid_from, valid_to, page,'
                       ' page_end) SELECT ? || substr(id, ?), ?, path, section, parent_path,'
                       ' kind, title, start, "end", ordinal, footnotes, valid_from, valid_to,'
-                      ' page, page_end FROM provisions WHERE doc_id = ?',
+                      ' page, page_end FROM base.provisions WHERE doc_id = ?',
                       (new, n + 1, new, doc_id))
             c.execute("INSERT OR IGNORE INTO edges (src, dst, type, doc_id) SELECT"
                       " ? || substr(src, ?), CASE WHEN substr(dst, 1, ?) = ? THEN"
-                      " ? || substr(dst, ?) ELSE dst END, type, ? FROM edges WHERE doc_id = ?",
+                      " ? || substr(dst, ?) ELSE dst END, type, ? FROM base.edges WHERE doc_id = ?",
                       (new, n + 1, n + 1, doc_id + "#", new, n + 1, new, doc_id))
             c.execute("INSERT OR IGNORE INTO definitions (doc_id, term, provision_id) SELECT"
-                      " ?, term, ? || substr(provision_id, ?) FROM definitions"
+                      " ?, term, ? || substr(provision_id, ?) FROM base.definitions"
                       " WHERE doc_id = ?", (new, new, n + 1, doc_id))
         noise = rng.standard_normal(base_vectors.shape).astype(np.float32)
         noise *= NOISE_NORM / np.linalg.norm(noise, axis=1, keepdims=True)
         vectors = base_vectors + noise
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        swap = rng.random(len(flat_ids)) < SWAP_FRACTION
+        ids = np.where(swap, rng.integers(len(vocab_list), size=len(flat_ids)), flat_ids)
+        ids_list = ids.tolist()
         chunk_rows, fts_rows, emb_rows = [], [], []
         for i, r in enumerate(rows):
-            ws = list(words[i])
-            swap = rng.random(len(ws)) < SWAP_FRACTION
-            for j in np.flatnonzero(swap):
-                ws[j] = str(vocab[rng.integers(len(vocab))])
-            text = " ".join(ws)
-            doc_id = r[1]
-            new = f"{doc_id}~r{replica}"
-            text_hash = hashlib.sha256(f"{replica}:{text}".encode()).hexdigest()
+            text = " ".join([vocab_list[j] for j in ids_list[bounds[i]:bounds[i + 1]]])
+            new = f"{r[1]}~r{replica}"
+            digest = hashlib.sha256(f"{replica}:{text}".encode()).hexdigest()
+            text_hash = f"r{replica:06d}-{digest[:40]}"
             chunk_rows.append((f"{r[0]}~r{replica}", new, r[2], r[3], r[4], r[5], r[6],
                                text, text_hash, r[8]))
             fts_rows.append((f"{r[10]} (replica {replica})", text))
@@ -125,12 +144,21 @@ def build(base: Path, out: Path, chunks: int, seed: int = 14) -> int:
                       [(first + i, t, b) for i, (t, b) in enumerate(fts_rows)])
         c.executemany("INSERT OR IGNORE INTO embeddings (model_id, text_hash, vector) "
                       "VALUES (?,?,?)", emb_rows)
-        c.execute("COMMIT")
         total += len(rows)
+        if replica % 8 == 0:
+            c.execute("COMMIT")
+            c.execute("BEGIN")
         if replica % 20 == 0:
             print(f"replica {replica}: {total} chunks, {time.perf_counter() - t0:.0f} s",
                   flush=True)
+    c.execute("COMMIT")
+    t1 = time.perf_counter()
+    for _, sql in indexes:
+        c.execute(sql)
+    c.execute("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 4)")
+    c.execute("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('crisismerge', 16)")
     c.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')")
+    print(f"indexes and FTS optimize: {time.perf_counter() - t1:.0f} s", flush=True)
     c.execute("PRAGMA journal_mode=WAL")
     c.close()
     return total

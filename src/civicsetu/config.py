@@ -230,10 +230,18 @@ class Settings(BaseSettings):
         description="When filters leave at most this many chunks, scan them exactly.",
     )
     ann_ef: int = Field(
-        default=512, ge=10,
-        description="HNSW search expansion (ef): higher is more recall, more time. 512 "
-                    "gave recall@10 0.968 at ~1 ms CPU on the 10^5-chunk replica index "
-                    "(128: 0.82, 256: 0.945); docs/SCALE.md.",
+        default=256, ge=10,
+        description="HNSW search expansion (ef): higher is more recall, more time. With "
+                    "M 32 / efConstruction 256, 256 gave recall@10 0.988 unfiltered and "
+                    "0.970 under a 24% filter on the 10^5-chunk replica index (docs/SCALE.md).",
+    )
+
+    # --- scale: search latency (issue 14, store.lexical) --------------------------------
+    bm25_index: Literal["memory", "fts"] = Field(
+        default="memory",
+        description="Where the SQLite store ranks BM25: memory scores FTS5's bm25() from "
+                    "in-memory postings (same ranking, a fraction of the time past 10^4 "
+                    "chunks; built once per process); fts asks FTS5 for every query.",
     )
 
     # --- scale: ingest throughput (issue 14, embed/) -------------------------------------

@@ -22,7 +22,8 @@ __all__ = ["BACKENDS", "ChunkRow", "DocumentInfo", "SQLiteStore", "Store", "Vect
 def dense_settings(settings: Settings) -> DenseSettings:
     """The SQLite store's dense-search settings (exact or HNSW, see ``store.dense``)."""
     return DenseSettings(ann=settings.ann, ann_min_chunks=settings.ann_min_chunks,
-                         ann_exact_below=settings.ann_exact_below, ann_ef=settings.ann_ef)
+                         ann_exact_below=settings.ann_exact_below, ann_ef=settings.ann_ef,
+                         lexical=settings.bm25_index)
 
 
 def _sqlite(url: str, settings: Settings) -> Store:

@@ -31,8 +31,11 @@ import numpy.typing as npt
 
 from civicsetu.errors import StoreError
 
-CONNECTIVITY = 16  # M: graph degree
-EXPANSION_ADD = 128  # efConstruction
+# M 32 / efConstruction 256: on the 10^5-chunk replicas (tight clusters of near copies)
+# M 16 / 128 reached recall@10 0.945 at ef 256 and 0.86 with a 24% filter; M 32 / 256
+# reaches 0.988 and 0.970 (filtered walk) for about twice the build time (docs/SCALE.md).
+CONNECTIVITY = 32  # M: graph degree
+EXPANSION_ADD = 256  # efConstruction
 INSTALL_HINT = "pip install 'civicsetu[ann]' (faiss-cpu)"
 
 
@@ -90,9 +93,11 @@ class AnnIndex:
             self.dead += len(keys)
             self.changed = True
 
-    def search(self, vector: npt.NDArray[np.float32], count: int,
-               ef: int) -> npt.NDArray[np.int64]:
-        """Up to ``count`` distinct keys, nearest first, exploring at least ``ef``."""
+    def search(self, vector: npt.NDArray[np.float32], count: int, ef: int,
+               allowed: npt.NDArray[np.uint8] | None = None) -> npt.NDArray[np.int64]:
+        """Up to ``count`` distinct keys, nearest first, exploring at least ``ef``; with
+        ``allowed`` (a bitmap over keys, bit ``k % 8`` of byte ``k // 8``) only those keys
+        are returned, the walk passing through the others."""
         if len(self) == 0:
             return np.zeros(0, dtype=np.int64)
         faiss = _faiss()
@@ -100,6 +105,10 @@ class AnnIndex:
         faiss.omp_set_num_threads(1)
         params = faiss.SearchParametersHNSW()
         params.efSearch = max(ef, count)
+        if allowed is not None:
+            bitmap = np.ascontiguousarray(allowed, dtype=np.uint8)
+            selector = faiss.IDSelectorBitmap(len(bitmap), faiss.swig_ptr(bitmap))
+            params.sel = selector
         _, found = self._index.search(np.asarray(vector, np.float32)[None, :],
                                       min(count, len(self)), params=params)
         keys = found[0][found[0] >= 0]

@@ -40,7 +40,8 @@ class DenseSettings:
     ann: str = "auto"  # auto | on | off
     ann_min_chunks: int = 20_000
     ann_exact_below: int = 5_000
-    ann_ef: int = 512
+    ann_ef: int = 256
+    lexical: str = "memory"  # memory | fts: where keyword_search ranks (store.lexical)
 
 
 def _days(values: list[str | None], open_value: int) -> npt.NDArray[np.int32]:
@@ -223,7 +224,7 @@ class DenseIndex:
         if allowed == 0:
             return []
         q = np.asarray(vector, dtype=np.float32)
-        if (not exact and self.use_ann() and allowed > self.settings.ann_exact_below):
+        if not exact and self.use_ann() and allowed > self.settings.ann_exact_below:
             found = self._ann_search(q, k, keep, allowed)
             if found is not None:
                 return found
@@ -242,9 +243,14 @@ class DenseIndex:
                     allowed: int) -> list[tuple[int, float]] | None:
         index = self.ensure_ann()
         total = len(self.rowids)
-        count = min(total, max(k, int(np.ceil(k * total / allowed * 1.5))))
+        # Filtered: the walk itself skips rows the filter excludes (a faiss selector), so
+        # it returns k allowed rows; over-fetching an unfiltered walk missed filtered
+        # neighbours inside tight clusters (recall@10 0.75-0.86 at 24% of 10^5 rows).
+        selector = _bitmap(self.rowids[keep]) if allowed < total else None
+        count = k if selector is not None else min(total, max(k, int(np.ceil(
+            k * total / allowed * 1.5))))
         while True:
-            keys = index.search(q, count, self.settings.ann_ef)
+            keys = index.search(q, count, self.settings.ann_ef, selector)
             pos = np.searchsorted(self.rowids, keys)
             known = pos < total
             pos = np.where(known, pos, 0)
@@ -259,3 +265,10 @@ class DenseIndex:
         scores = self.matrix[pos] @ q
         order = np.argsort(-scores, kind="stable")[:k]
         return [(int(self.rowids[pos[i]]), float(scores[i])) for i in order]
+
+
+def _bitmap(rowids: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    """Bit ``r`` set for every rowid ``r`` (faiss ``IDSelectorBitmap`` order)."""
+    bits = np.zeros(int(rowids.max()) + 1 if len(rowids) else 1, dtype=bool)
+    bits[rowids] = True
+    return np.packbits(bits, bitorder="little")

@@ -236,13 +236,14 @@ def definitions_for(c: sqlite3.Connection, terms: Sequence[str],
                     doc_ids: Sequence[str] | None = None) -> list[tuple[str, str]]:
     if not terms:
         return []
-    sql = (f"SELECT term, provision_id FROM definitions WHERE term IN "
+    # Look the terms up by their index and keep the allowed documents here: an IN list of
+    # every document (the unfiltered case, hundreds of ids) made SQLite sort per term.
+    allowed = set(doc_ids) if doc_ids else None
+    sql = (f"SELECT term, provision_id, doc_id FROM definitions WHERE term IN "
            f"({','.join('?' * len(terms))})")
-    params: list[object] = list(terms)
-    if doc_ids:
-        sql += f" AND doc_id IN ({','.join('?' * len(doc_ids))})"
-        params.extend(doc_ids)
-    return [(r[0], r[1]) for r in c.execute(sql + " ORDER BY term, provision_id", params)]
+    rows = [(r[0], r[1]) for r in c.execute(sql, list(terms))
+            if allowed is None or r[2] in allowed]
+    return sorted(rows)
 
 
 def amendments_of(c: sqlite3.Connection, provision_ids: Sequence[str]) -> list[Amendment]:
