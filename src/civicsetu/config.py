@@ -155,6 +155,12 @@ class Settings(BaseSettings):
         description="Quote the sibling sub-sections that finish the best provision's rule "
                     "(a penalty's continuing form, a duty's exception, a period's extension).",
     )
+    rerank: bool = Field(
+        default=False,
+        description="Re-order the fused top candidates with the learned linear ranker "
+                    "(search.rerank; weights fitted on corpus-generated questions by "
+                    "tools/train_ranker.py).",
+    )
 
     # --- trust (issue 9, i9a) ---------------------------------------------------------
     min_indexed_share: float = Field(

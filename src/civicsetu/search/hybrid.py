@@ -19,6 +19,7 @@ from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
 from civicsetu.search.query import QueryAnalysis, analyze, fts_query
+from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
 from civicsetu.types import Hit, section_of
@@ -59,6 +60,15 @@ class Searcher:
         self.settings = settings
         self._documents: list[DocumentInfo] | None = None
         self._router: Router | None = None
+        self._reranker: Reranker | None = None
+
+    @property
+    def reranker(self) -> Reranker:
+        """The second-stage ranker (search/rerank.py), loaded on first use."""
+        if self._reranker is None:
+            self._reranker = Reranker(self.store, self.embedder.model_id,
+                                      load_default() if self.settings.rerank else None)
+        return self._reranker
 
     @property
     def documents(self) -> list[DocumentInfo]:
@@ -131,6 +141,8 @@ class Searcher:
                 hits = self._hits(self._fuse([*lists, graph_ranked], weights), named_for_boost,
                                   analysis.implied_docs)
             timings["graph"] = _ms(t)
+        if mode == "hybrid":
+            hits = self.reranker.rerank(analysis, lists, query_vector, hits)
         named = [d for d in analysis.named_docs if d in allowed]
         if named:
             # A named Act and one only implied ("RERA or the consumer commission") are
