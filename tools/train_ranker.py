@@ -186,30 +186,36 @@ def collect(questions: list[Question]) -> list[dict[str, Any]]:
 
 def fit(records: list[dict[str, Any]], l2: float = 1e-3, steps: int = 600,
         lr: float = 0.05) -> RankerModel:
-    """Linear weights minimising the listwise softmax loss over questions with a positive."""
+    """Linear weights minimising the listwise softmax loss over questions with a positive
+    (candidate lists padded to one length and masked, so a step is a few array ops)."""
     usable = [r for r in records if r["y"].any()]
     allx = np.vstack([r["x"] for r in usable])
     mean = allx.mean(axis=0)
     scale = allx.std(axis=0)
     scale[scale < 1e-9] = 1.0
-    xs = [(r["x"] - mean) / scale for r in usable]
-    ys = [r["y"] for r in usable]
+    n = max(len(r["y"]) for r in usable)
+    xs = np.zeros((len(usable), n, len(FEATURES)))
+    ys = np.zeros((len(usable), n))
+    mask = np.zeros((len(usable), n), dtype=bool)
+    for i, r in enumerate(usable):
+        m = len(r["y"])
+        xs[i, :m] = (r["x"] - mean) / scale
+        ys[i, :m] = r["y"]
+        mask[i, :m] = True
     w = np.zeros(len(FEATURES))
     w[FEATURES.index("fused_rr")] = 1.0  # start from the fused order
-    m = np.zeros_like(w)
-    v = np.zeros_like(w)
+    m1 = np.zeros_like(w)
+    m2 = np.zeros_like(w)
     for step in range(1, steps + 1):
-        grad = l2 * w
-        for x, y in zip(xs, ys, strict=True):
-            s = x @ w
-            p = np.exp(s - s.max())
-            p /= p.sum()
-            pos = p * y
-            q = pos / pos.sum()
-            grad += x.T @ (p - q) / len(xs)
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad * grad
-        w -= lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+        s = np.where(mask, xs @ w, -np.inf)
+        p = np.exp(s - s.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        pos = p * ys
+        q = pos / pos.sum(axis=1, keepdims=True)
+        grad = l2 * w + np.einsum("qn,qnf->f", p - q, xs) / len(usable)
+        m1 = 0.9 * m1 + 0.1 * grad
+        m2 = 0.999 * m2 + 0.001 * grad * grad
+        w -= lr * (m1 / (1 - 0.9 ** step)) / (np.sqrt(m2 / (1 - 0.999 ** step)) + 1e-8)
     return RankerModel(FEATURES, w, mean, scale)
 
 
@@ -234,6 +240,8 @@ def main() -> None:
                         help="cache of the recorded candidate features (pickle): read when "
                              "present, written otherwise; refits then skip the searches")
     parser.add_argument("--l2", type=float, default=1e-3)
+    parser.add_argument("--kinds", default="heading,penalty,definition,sentence,two-part",
+                        help="question kinds to fit on (comma-separated)")
     args = parser.parse_args()
     os.environ["CIVICSETU_RERANK"] = "false"
     from civicsetu.config import Settings
@@ -250,6 +258,8 @@ def main() -> None:
         records = collect(questions)
         if args.records:
             args.records.write_bytes(pickle.dumps(records))
+    kinds = set(args.kinds.split(","))
+    records = [r for r in records if r["q"].kind in kinds]
     docs = sorted({r["q"].doc_id for r in records})
     rng = random.Random(args.seed)
     held = set(rng.sample(docs, max(1, len(docs) // 4)))
@@ -265,6 +275,7 @@ def main() -> None:
     model = fit(records, args.l2)
     model.meta.update(report)
     model.meta["l2"] = args.l2
+    model.meta["kinds"] = sorted(kinds)
     model.meta["trained_on"] = "questions generated from the training index's own Acts"
     model.save(args.out)
     print(json.dumps(report, indent=1))

@@ -159,7 +159,9 @@ class Settings(BaseSettings):
         default=False,
         description="Re-order the fused top candidates with the learned linear ranker "
                     "(search.rerank; weights fitted on corpus-generated questions by "
-                    "tools/train_ranker.py).",
+                    "tools/train_ranker.py). Off by default: on the dev set it raised "
+                    "recall@1 0.610 -> 0.623 but lowered key facts 0.702 -> 0.673 "
+                    "(docs/EVALUATION.md).",
     )
 
     # --- trust (issue 9, i9a) ---------------------------------------------------------

@@ -63,7 +63,8 @@ def test_reranking_permutes_the_candidates_and_keeps_the_score_scale(
     query = "Who decides the compensation when possession of my flat is delayed?"
     with Engine(Settings(home=bundled_home, rerank=False)) as engine:
         before = engine.search(query, k=30).hits
-    with Engine(Settings(home=bundled_home)) as engine:
+    with Engine(Settings(home=bundled_home, rerank=True)) as engine:
+        assert engine.searcher.reranker.model is not None
         after = engine.search(query, k=30).hits
     assert sorted(h.provision_id for h in before) == sorted(h.provision_id for h in after)
     assert [round(h.score, 9) for h in before] == [round(h.score, 9) for h in after]

@@ -176,13 +176,17 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
                       split_from: str | None = None) -> tuple[SearchResult, list[SubQuestion]]:
     """Search the whole question, and when it has several parts each sub-question too,
     fused so every part is covered in the top ``k``. ``split_from`` is the user's own
-    wording when ``query`` is a rewrite of it."""
-    whole = searcher.search(query, k=k, filters=filters)
-    if not searcher.settings.decompose:
-        return whole, []
-    text = split_from or query
-    mentions = [text[s:e] for _, s, e in named_documents(text, searcher.documents)]
-    subs = decompose(text, mentions)
+    wording when ``query`` is a rewrite of it.
+
+    The second-stage ranker (search/rerank.py) learned to rank for one question at a
+    time: it orders each part's search and a one-part question, while a several-part
+    question's whole ranking keeps the fused order the coverage fusion starts from."""
+    subs: list[SubQuestion] = []
+    if searcher.settings.decompose:
+        text = split_from or query
+        mentions = [text[s:e] for _, s, e in named_documents(text, searcher.documents)]
+        subs = decompose(text, mentions)
+    whole = searcher.search(query, k=k, filters=filters, rerank=len(subs) < 2)
     if len(subs) < 2:
         return whole, []
     prefer = whole.analysis.named_docs + whole.analysis.implied_docs

@@ -99,8 +99,9 @@ class Searcher:
 
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
                filters: SearchFilters | None = None,
-               prefer_docs: list[str] | None = None) -> SearchResult:
-        """Ranked provisions for ``query``; ``prefer_docs`` are treated as implied by it."""
+               prefer_docs: list[str] | None = None, rerank: bool = True) -> SearchResult:
+        """Ranked provisions for ``query``; ``prefer_docs`` are treated as implied by it;
+        ``rerank=False`` keeps the fused order (the ranker is for single questions)."""
         k = k or self.settings.top_k
         query = validate_query(query, self.settings.max_query_chars)
         if not self.documents:
@@ -141,7 +142,7 @@ class Searcher:
                 hits = self._hits(self._fuse([*lists, graph_ranked], weights), named_for_boost,
                                   analysis.implied_docs)
             timings["graph"] = _ms(t)
-        if mode == "hybrid":
+        if mode == "hybrid" and rerank:
             hits = self.reranker.rerank(analysis, lists, query_vector, hits)
         named = [d for d in analysis.named_docs if d in allowed]
         if named:
