@@ -15,8 +15,10 @@ The weights are not hand-set: ``tools/train_ranker.py`` fits them (a listwise so
 loss) on questions generated from the corpus itself (section headings and definitions
 rephrased by templates, sampled sentences of provisions), with the source provision's
 section as the answer, on an index of Acts that are not in the bundle. No evaluation
-question is used. They ship as ``ranker.json`` beside this module, so the default path
-needs nothing beyond numpy.
+question is used. They ship as ``ranker.json`` beside this module, so the stage needs
+nothing beyond numpy. It is off by default (``Settings.rerank``): it wins on held-out
+corpus questions but lost on the dev set's key facts and on the peer set
+(docs/EVALUATION.md).
 """
 
 from __future__ import annotations
