@@ -158,6 +158,14 @@ class Settings(BaseSettings):
         description="Quote the sibling sub-sections that finish the best provision's rule "
                     "(a penalty's continuing form, a duty's exception, a period's extension).",
     )
+    rerank: bool = Field(
+        default=False,
+        description="Re-order the fused top candidates with the learned linear ranker "
+                    "(search.rerank; weights fitted on corpus-generated questions by "
+                    "tools/train_ranker.py). Off by default: on the dev set it raised "
+                    "recall@1 0.610 -> 0.623 but lowered key facts 0.702 -> 0.673 "
+                    "(docs/EVALUATION.md).",
+    )
 
     # --- trust (issue 9, i9a) ---------------------------------------------------------
     min_indexed_share: float = Field(

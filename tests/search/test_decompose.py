@@ -49,6 +49,22 @@ def test_an_uncovered_part_gets_a_top_place_and_covered_ones_change_nothing() ->
     assert [h.score for h in fused] == sorted((h.score for h in fused), reverse=True)
 
 
+def test_coverage_is_counted_in_sections() -> None:
+    whole = [_hit("a", "s.1", 1.0), _hit("a", "s.2(1)", 0.9), _hit("a", "s.2(2)", 0.8),
+             _hit("a", "s.3", 0.7), _hit("a", "s.4", 0.6), _hit("a", "s.5", 0.5),
+             _hit("a", "s.6", 0.4)]
+    # The part's best is a sibling sub-section of a section already in the top five.
+    assert coverage_fuse(whole, [[_hit("a", "s.2(3)", 1.0)]]) == whole
+    # An uncovered part places its best provision from a section not yet shown, so a
+    # second sub-section of a placed section does not take the slot.
+    fused = coverage_fuse(whole, [[_hit("a", "s.6(1)", 1.0), _hit("a", "s.3(2)", 0.9),
+                                   _hit("a", "s.9", 0.8)]])
+    assert [h.provision_path for h in fused][:2] == ["s.1", "s.6(1)"]
+    fused = coverage_fuse(whole, [[_hit("a", "s.7", 1.0)], [_hit("a", "s.7(2)", 1.0),
+                                                             _hit("a", "s.8", 0.5)]])
+    assert [h.provision_path for h in fused][:3] == ["s.1", "s.7", "s.8"]
+
+
 @pytest.mark.slow
 def test_each_part_of_a_two_part_question_is_in_the_top_five(bundled: Engine) -> None:
     q = ("A developer sold flats in an unregistered project and RERA fined it. What is the "

@@ -33,3 +33,25 @@ def test_an_implied_act_is_preferred_when_none_is_named(bundled: Engine) -> None
     result = bundled.search("Which commission hears a consumer complaint worth two crore?")
     assert result.analysis.named_docs == [] and result.analysis.implied_docs == [CPA]
     assert result.hits[0].doc_id == CPA
+
+
+RERA = "the-real-estate-regulation-and-development-act-2016"
+
+
+@pytest.mark.slow
+def test_a_lower_case_abbreviation_names_its_act(bundled: Engine) -> None:
+    result = bundled.search("Sec 59 of rera: what is the penalty?")
+    assert result.analysis.named_docs == [RERA]
+    assert result.hits[0].provision_id == f"{RERA}#s.59"
+    assert bundled.search("what does ibc say about the moratorium").analysis.named_docs == [IBC]
+    assert bundled.search("Rti appeal deadline").analysis.named_docs == [
+        "the-right-to-information-act-2005"]
+
+
+@pytest.mark.slow
+def test_a_lower_case_token_that_is_a_corpus_word_names_nothing(bundled: Engine) -> None:
+    router = Router(bundled.store, bundled.documents(), bundled.embedder.model_id)
+    # "sra" is the Specific Relief Act's alias and no word of the corpus; "act" is a word.
+    router._abbrev["act"] = {CPA}
+    assert router.named_by_initials("what does the act say, and the sra?") == [
+        "the-specific-relief-act-1963"]

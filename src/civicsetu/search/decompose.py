@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from civicsetu.search.lexicon import LAY_TO_STATUTE
 from civicsetu.search.query import named_documents
-from civicsetu.types import Hit
+from civicsetu.types import Hit, section_of
 
 if TYPE_CHECKING:
     from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult
@@ -136,20 +136,22 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], window: int = 5,
                   depth: int = 1) -> list[Hit]:
     """The whole question's ranking, with each part that it leaves uncovered given a place.
 
-    A part is covered when one of its best ``depth`` provisions is already in the whole
-    ranking's first ``window``. For each uncovered part, its best provision not yet placed
-    is moved in just after the whole ranking's leader(s), in the order the parts were
-    asked; the whole ranking's own order is kept otherwise. Scores are rewritten to stay
-    monotone in the new order (callers read them as a ranking)."""
-    top_ids = {h.provision_id for h in whole[:window]}
+    Coverage is counted in sections, as a reader (and the evaluation) counts it: a part is
+    covered when the section of one of its best ``depth`` provisions is among the whole
+    ranking's first ``window`` sections. For each uncovered part, its best provision from
+    a section not yet placed is moved in just after the whole ranking's leader(s), in the
+    order the parts were asked; the whole ranking's own order is kept otherwise. Scores
+    are rewritten to stay monotone in the new order (callers read them as a ranking)."""
+    top_secs = list(dict.fromkeys(_section_key(h) for h in whole))[:window]
+    taken = set(top_secs)
     inserts: list[Hit] = []
     for ranked in parts:
-        if any(h.provision_id in top_ids for h in ranked[:depth]):
+        if any(_section_key(h) in top_secs for h in ranked[:depth]):
             continue
         for h in ranked:
-            if h.provision_id not in top_ids and h.provision_id not in \
-                    {x.provision_id for x in inserts}:
+            if _section_key(h) not in taken:
                 inserts.append(h)
+                taken.add(_section_key(h))
                 break
     if not inserts:
         return whole
@@ -165,18 +167,26 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], window: int = 5,
     return ordered
 
 
+def _section_key(hit: Hit) -> str:
+    return f"{hit.doc_id}#{section_of(hit.provision_path)}"
+
+
 def search_decomposed(searcher: Searcher, query: str, *, k: int,
                       filters: SearchFilters | None = None,
                       split_from: str | None = None) -> tuple[SearchResult, list[SubQuestion]]:
     """Search the whole question, and when it has several parts each sub-question too,
     fused so every part is covered in the top ``k``. ``split_from`` is the user's own
-    wording when ``query`` is a rewrite of it."""
-    whole = searcher.search(query, k=k, filters=filters)
-    if not searcher.settings.decompose:
-        return whole, []
-    text = split_from or query
-    mentions = [text[s:e] for _, s, e in named_documents(text, searcher.documents)]
-    subs = decompose(text, mentions)
+    wording when ``query`` is a rewrite of it.
+
+    The second-stage ranker (search/rerank.py) learned to rank for one question at a
+    time: it orders each part's search and a one-part question, while a several-part
+    question's whole ranking keeps the fused order the coverage fusion starts from."""
+    subs: list[SubQuestion] = []
+    if searcher.settings.decompose:
+        text = split_from or query
+        mentions = [text[s:e] for _, s, e in named_documents(text, searcher.documents)]
+        subs = decompose(text, mentions)
+    whole = searcher.search(query, k=k, filters=filters, rerank=len(subs) < 2)
     if len(subs) < 2:
         return whole, []
     prefer = whole.analysis.named_docs + whole.analysis.implied_docs

@@ -19,6 +19,7 @@ from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
 from civicsetu.search.query import QueryAnalysis, analyze, fts_query
+from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
 from civicsetu.types import Hit, section_of
@@ -59,6 +60,15 @@ class Searcher:
         self.settings = settings
         self._documents: list[DocumentInfo] | None = None
         self._router: Router | None = None
+        self._reranker: Reranker | None = None
+
+    @property
+    def reranker(self) -> Reranker:
+        """The second-stage ranker (search/rerank.py), loaded on first use."""
+        if self._reranker is None:
+            self._reranker = Reranker(self.store, self.embedder.model_id,
+                                      load_default() if self.settings.rerank else None)
+        return self._reranker
 
     @property
     def documents(self) -> list[DocumentInfo]:
@@ -89,8 +99,9 @@ class Searcher:
 
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
                filters: SearchFilters | None = None,
-               prefer_docs: list[str] | None = None) -> SearchResult:
-        """Ranked provisions for ``query``; ``prefer_docs`` are treated as implied by it."""
+               prefer_docs: list[str] | None = None, rerank: bool = True) -> SearchResult:
+        """Ranked provisions for ``query``; ``prefer_docs`` are treated as implied by it;
+        ``rerank=False`` keeps the fused order (the ranker is for single questions)."""
         k = k or self.settings.top_k
         query = validate_query(query, self.settings.max_query_chars)
         if not self.documents:
@@ -131,6 +142,8 @@ class Searcher:
                 hits = self._hits(self._fuse([*lists, graph_ranked], weights), named_for_boost,
                                   analysis.implied_docs)
             timings["graph"] = _ms(t)
+        if mode == "hybrid" and rerank:
+            hits = self.reranker.rerank(analysis, lists, query_vector, hits)
         named = [d for d in analysis.named_docs if d in allowed]
         if named:
             # A named Act and one only implied ("RERA or the consumer commission") are

@@ -5,7 +5,10 @@ corpus that is ingested:
 
 - **Initials of the title**: "Insolvency and Bankruptcy Code" -> IBC, "Right to
   Information Act" -> RTI/RTIA, "Consumer Protection Act" -> CPA. An upper-case token in
-  the question equal to a document's initials names that document.
+  the question equal to a document's initials names that document. Written in lower
+  case ("rera", "ibc", "rti"), the initials or a document's all-capitals alias name it
+  too, provided the corpus never uses that token as a word (so "act" or "its" never
+  name anything).
 - **Subject words**: a word of a document's title ("consumer", "insolvency", "stamp")
   implies that document when the corpus itself ties the word to it: at least
   ``DISTINCT_SHARE`` of the chunks that contain the word belong to that document. A title
@@ -66,6 +69,8 @@ class Router:
     _shares: dict[str, tuple[str, float]] = field(default_factory=dict)
     _title_words: dict[str, set[str]] = field(default_factory=dict)
     _initials: dict[str, set[str]] = field(default_factory=dict)
+    _abbrev: dict[str, set[str]] = field(default_factory=dict)  # lower-cased initials, aliases
+    _is_word: dict[str, bool] = field(default_factory=dict)
     _doc_of_row: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[str]] | None = None
 
     def __post_init__(self) -> None:
@@ -75,15 +80,32 @@ class Router:
                     self._title_words.setdefault(stem(w), set()).add(d.id)
             for initials in title_initials(d.title):
                 self._initials.setdefault(initials, set()).add(d.id)
+                self._abbrev.setdefault(initials.lower(), set()).add(d.id)
+            for alias in d.aliases:
+                if alias.isalpha() and alias.isupper() and 3 <= len(alias) <= 6:
+                    self._abbrev.setdefault(alias.lower(), set()).add(d.id)
 
     def named_by_initials(self, query: str) -> list[str]:
-        """Documents whose title initials appear as an upper-case token in ``query``."""
+        """Documents whose title initials appear as an upper-case token in ``query``, or
+        whose initials or all-capitals alias appear in another case and are no word of
+        the corpus."""
         out: list[str] = []
-        for token in re.findall(r"(?<![\w-])[A-Z]{3,6}(?![\w-])", query):
-            docs = self._initials.get(token, set())
+        for token in re.findall(r"(?<![\w-])[A-Za-z]{3,6}(?![\w-])", query):
+            if token.isupper():
+                docs = self._initials.get(token, set())
+            else:
+                docs = self._abbrev.get(token.lower(), set())
+                if docs and self._corpus_word(token.lower()):
+                    docs = set()
             if len(docs) == 1:
                 out.extend(docs)
         return list(dict.fromkeys(out))
+
+    def _corpus_word(self, token: str) -> bool:
+        """Whether any chunk contains ``token`` (any case): then it is a word, not a name."""
+        if token not in self._is_word:
+            self._is_word[token] = self.store.term_document_frequency([token]).get(token, 0) > 0
+        return self._is_word[token]
 
     def implied(self, terms: list[str], named: bool = False) -> list[str]:
         """Documents a question's subject words tie to, most distinctive first (``named``:
