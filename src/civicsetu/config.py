@@ -233,6 +233,20 @@ class Settings(BaseSettings):
                     "(128: 0.82, 256: 0.945); docs/SCALE.md.",
     )
 
+    # --- calibrated abstention (issue 12, answer/confidence.py) ---------------------------
+    calibrated_abstention: bool = Field(
+        default=True,
+        description="Abstain on one calibrated answer score (dense cosine, BM25/dense "
+                    "agreement, key-term coverage, heading match, Act routing; a logistic "
+                    "model fitted on corpus-generated questions) instead of the best cosine "
+                    "alone (abstain_below).",
+    )
+    answer_score_floor: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="Abstain when the calibrated answer score is below this; chosen on the "
+                    "dev set (tools/abstention_curve.py, docs/EVALUATION.md).",
+    )
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"
