@@ -27,8 +27,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--llm", default=None)
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--stride", type=int, default=1,
+                        help="answer every n-th question only (a documented subset)")
     args = parser.parse_args()
     rows = load_dataset(args.dataset)
+    rows = rows[:: max(args.stride, 1)]
     if args.limit:
         rows = rows[: args.limit]
     engine = Engine()

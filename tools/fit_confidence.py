@@ -5,9 +5,11 @@
 Training data never comes from an evaluation set. Every Act file's arrangement of
 sections gives one question per section heading ("What does the law provide on
 <heading>?", a few phrasings in turn). Headings of Acts in the index are answerable
-positives. Headings of Acts that are not in the index are negatives, unless the heading
+positives. Negatives are half headings of Acts that are not in the index, unless the heading
 is generic (found in three or more Acts: "Definitions", "Power to make rules") or shares
-half its words with a heading of an indexed Act (the index may well answer it). Each
+half its words with a heading of an indexed Act (the index may well answer it), and half near
+misses: an indexed heading whose most specific word is swapped for a word the indexed Acts
+never use (in-domain questions about a subject the index does not hold). Each
 question runs through the agent's retrieval (with its corrective retries, as ``ask``)
 and ``answer.confidence.signals``; a logistic regression (numpy, L2) is fitted on the
 signals and, with ``--write``, saved to ``src/civicsetu/answer/confidence_model.py``.
@@ -54,7 +56,8 @@ def _content(heading: str) -> frozenset[str]:
 
 def questions(corpus: Path, indexed: set[str], per_side: int,
               seed: int) -> list[tuple[str, int, str]]:
-    """(question, label, act) pairs: indexed Acts' headings 1, other Acts' headings 0."""
+    """(question, label, act) pairs: indexed Acts' headings 1; other Acts' headings and
+    near misses (see ``near_misses``) 0, half each."""
     by_act = {p.stem: headings(p) for p in sorted(corpus.glob("*.md"))}
     spread = Counter(h.lower() for hs in by_act.values() for h in set(hs))
     indexed_heads = [_content(h) for a in indexed for h in by_act.get(a, [])]
@@ -72,11 +75,37 @@ def questions(corpus: Path, indexed: set[str], per_side: int,
     rng = random.Random(seed)
     rng.shuffle(pos)
     rng.shuffle(neg)
-    rows = [(h, 1, a) for h, a in pos[:per_side]] + [(h, 0, a) for h, a in neg[:per_side]]
+    near = near_misses(corpus, indexed, pos[per_side:], [h for h, _ in neg], rng)
+    far = per_side - per_side // 2
+    rows = [(h, 1, a) for h, a in pos[:per_side]] + [(h, 0, a) for h, a in neg[:far]] + \
+        [(h, 0, "near-miss") for h in near[:per_side - far]]
     rng.shuffle(rows)
     lay = _lay_words()
     return [(TEMPLATES[i % len(TEMPLATES)].format(h=_reword(h[0].lower() + h[1:], lay, rng)),
              label, act) for i, (h, label, act) in enumerate(rows)]
+
+
+def near_misses(corpus: Path, indexed: set[str], spare: list[tuple[str, str]],
+                others: list[str], rng: random.Random) -> list[str]:
+    """Indexed headings whose most specific word is swapped for a word the indexed Acts
+    never use ("Revocation of registration" -> "Revocation of excise"): a question in
+    the index's domain about a subject it does not hold, like the unanswerable questions
+    users ask."""
+    counts: Counter[str] = Counter()
+    for act in indexed:
+        path = corpus / f"{act}.md"
+        if path.is_file():
+            counts.update(re.findall(r"[a-z]+", path.read_text(encoding="utf-8").lower()))
+    foreign = sorted({w for h in others for w in re.findall(r"[a-z]{5,}", h.lower())
+                      if w not in counts})
+    out = []
+    for heading, _ in spare:
+        words = [w for w in re.findall(r"[A-Za-z]{4,}", heading) if w.lower() in counts]
+        if not words or not foreign:
+            continue
+        rarest = min(words, key=lambda w: counts[w.lower()])
+        out.append(re.sub(rf"\b{rarest}\b", rng.choice(foreign), heading, count=1))
+    return out
 
 
 def _lay_words() -> dict[str, str]:

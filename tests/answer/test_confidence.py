@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from civicsetu.answer.confidence import (
@@ -13,6 +15,7 @@ from civicsetu.answer.confidence import (
 )
 from civicsetu.answer.confidence_model import FEATURES, WEIGHTS
 from civicsetu.answer.evidence import assess
+from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.serialize import answer_to_dict
 
@@ -63,3 +66,17 @@ def test_the_answer_json_carries_the_score(bundled: Engine) -> None:
     assert body["score"] is not None and 0.0 <= body["score"] <= 1.0
     assert not answer.abstained
     assert body["score"] >= bundled.settings.answer_score_floor
+
+
+@pytest.mark.slow
+def test_calibrated_abstention_decides_on_the_score_when_switched_on(
+        bundled_home: Path) -> None:
+    q = "What is the penalty for not registering a real estate project?"
+    strict = Settings(home=bundled_home, calibrated_abstention=True, answer_score_floor=0.999)
+    loose = Settings(home=bundled_home, calibrated_abstention=True, answer_score_floor=0.0)
+    with Engine(strict) as engine:
+        refused = engine.ask(q)
+    with Engine(loose) as engine:
+        answered = engine.ask(q)
+    assert refused.abstained and refused.score is not None and refused.score < 0.999
+    assert not answered.abstained and answered.score == refused.score

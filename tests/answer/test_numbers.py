@@ -68,3 +68,14 @@ def test_key_fact_matcher_counts_a_number_written_in_digits() -> None:
     assert key_fact_recall(["exceeds rupees one crore", "rupees ten crore"], answer) == 0.5
     assert key_fact_recall(["sixty days"], "within 60 days of the order") == 1.0
     assert key_fact_recall(["ninety days"], "within 60 days of the order") == 0.0
+
+
+def test_an_uncited_sentence_may_not_state_a_number() -> None:
+    sources = [Citation("rti#s.20(1)", "Section 20(1)", "", RTI_S20, 0, len(RTI_S20))]
+    framed = validate_answer("Yes, the PIO can be fined. The fine is ₹250 a day [1].", sources)
+    assert framed.problems == []
+    bare = validate_answer("The PIO can be fined [1]. The fine is ₹900 a day.", sources)
+    assert len(bare.problems) == 1 and "without citing a source" in bare.problems[0]
+    # A section number is a name, not a quantity.
+    named = validate_answer("Section 20 sets the penalty. It is ₹250 a day [1].", sources)
+    assert named.problems == []

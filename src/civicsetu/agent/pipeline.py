@@ -225,19 +225,20 @@ class Agent:
             return {"problems": check.problems}
         return self._judge(state, draft)
 
-    def _confidence(self, state: AgentState) -> Confidence | None:
-        """The calibrated answer score of the kept retrieval (once per run); None when
-        calibrated abstention is off."""
-        if not self.searcher.settings.calibrated_abstention:
-            return None
+    def _confidence(self, state: AgentState) -> Confidence:
+        """The calibrated answer score of the kept retrieval, computed once per run."""
         known: Confidence | None = state.get("confidence")
         if known is not None:
             return known
         return assess_confidence(state["result"], self.searcher)
 
     def _assess(self, result: SearchResult, confidence: Confidence | None) -> Evidence:
+        """Answer or abstain; on the calibrated score when that setting is on, else on
+        the best cosine."""
+        settings = self.searcher.settings
         return assess(result, self.store, self.searcher.documents, self.abstain_below,
-                      confidence, self.searcher.settings.answer_score_floor)
+                      confidence if settings.calibrated_abstention else None,
+                      settings.answer_score_floor)
 
     def _judge(self, state: AgentState, draft: str) -> AgentState:
         """The optional second layer: the LLM reads the answer against its sources."""
@@ -290,10 +291,11 @@ class Agent:
                                 dict(result.timings_ms), notices)
             answer.generator = self.llm.name
         else:
+            settings = self.searcher.settings
             answer = answer_extractive(result, self.store, self.searcher.documents,
-                                       self.abstain_below,
-                                       self.searcher.settings.complete_answers,
-                                       confidence, self.searcher.settings.answer_score_floor)
+                                       self.abstain_below, settings.complete_answers,
+                                       confidence if settings.calibrated_abstention
+                                       else None, settings.answer_score_floor)
             if self.llm is not None and state.get("llm_error"):
                 answer.notices.append(state["llm_error"])
             elif self.llm is not None and state.get("problems"):
@@ -303,7 +305,7 @@ class Agent:
         answer.query = query  # the user's words, not a corrective rewrite
         answer.query_type = state.get("query_type", "")
         answer.confidence = "" if answer.abstained else _confidence(answer, result)
-        answer.score = confidence.score if confidence is not None else None
+        answer.score = confidence.score
         answer.llm_calls = state.get("llm_calls", 0)
         answer.tokens = state.get("tokens", 0)
         meter = Meter(dict(state.get("usage", {})))

@@ -2,8 +2,9 @@
 
 Always (the citation-index layer): every ``[n]`` names a source in the context, at least
 one source is cited, every double-quoted passage stands verbatim (white space aside) in
-a source the same sentence cites, and every number, amount, period or date in a sentence
-appears in the sources that sentence cites. A failing answer is retried and then replaced
+a source the same sentence cites, every number, amount, period or date in a sentence
+appears in the sources that sentence cites, and a sentence that cites nothing states no
+number or quote. A failing answer is retried and then replaced
 by the extractive answer, never shown.
 """
 
@@ -31,6 +32,8 @@ _REFERENCE = re.compile(
     r"\b(?:sub-)?(?:sections?|rules?|regulations?|articles?|clauses?|chapter|s\.|r\.|art\.)"
     r"\s*\(?\d+[A-Z]?\)?(?:\s*\(\w{1,5}\))*|\b(?:Act|Code|Rules|Regulations),?\s+\d{4}\b",
     re.IGNORECASE)
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:Rs|Re|No|Nos|s|ss|Sec|cl|r|art|viz|i\.e|e\.g|"
+                           r"etc|[A-Z])\.$")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)(?:\s*(?:\[\d{1,2}\])+)?")
 
 
@@ -54,6 +57,12 @@ def validate_answer(text: str, sources: Sequence[Citation]) -> Validation:
     for sentence in sentences_of(text):
         cited = [int(n) for n in _MARK.findall(sentence) if 1 <= int(n) <= len(sources)]
         if not cited:
+            # A sentence may frame the answer uncited, but a number or a quote it states
+            # would then be checked against nothing.
+            bare = _REFERENCE.sub(" ", _MARK.sub("", sentence))
+            if _numbers(bare) or _QUOTE.search(bare):
+                problems.append("a sentence states a number or quote without citing a "
+                                f"source: {' '.join(sentence.split())[:60]!r}")
             continue
         evidence = fold(" ".join(sources[n - 1].quote for n in cited)).lower()
         for quote in _QUOTE.findall(sentence):
@@ -74,8 +83,18 @@ def validate_answer(text: str, sources: Sequence[Citation]) -> Validation:
 
 
 def sentences_of(text: str) -> list[str]:
-    """The sentences of an answer, each with the ``[n]`` marks that close it."""
-    return [m.group(0) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+    """The sentences of an answer, each with the ``[n]`` marks that close it; a full stop
+    after an abbreviation ("Rs.", "s.", "No.") does not end a sentence."""
+    out: list[str] = []
+    for m in _SENTENCE.finditer(text):
+        part = m.group(0)
+        if not part.strip():
+            continue
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] += part
+        else:
+            out.append(part)
+    return out
 
 
 

@@ -56,7 +56,7 @@ def stem(word: str) -> str:
         if len(word) - len(suffix) >= 4 and word.endswith(suffix):
             word = word[: -len(suffix)]
             break
-    return word[:7]
+    return word[:6]
 
 
 def _stems(text: str) -> set[str]:
