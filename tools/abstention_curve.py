@@ -79,7 +79,20 @@ def main() -> None:
                            **confidence.features})
     if args.dump:
         args.dump.write_text("".join(json.dumps(d) + "\n" for d in dumped))
-    _table("answer score floor", curve(by_score, [x / 100 for x in range(5, 96, 5)]))
+    grid = sorted({s for s, _, _ in by_score} | {x / 100 for x in range(5, 96, 5)})
+    rows_by_score = curve(by_score, grid)
+    chosen = max((r for r in rows_by_score if r[1] >= 0.97), key=lambda r: (r[2], r[1], r[0]),
+                 default=None)
+    if chosen:
+        print(f"highest-abstention floor answering >= 0.97 of the answerable: "
+              f"{chosen[0]:.4f} (answer rate {chosen[1]:.3f}, abstention {chosen[2]:.3f})\n")
+    # Print only where the curve changes, plus the round thresholds.
+    shown, last = [], None
+    for r in rows_by_score:
+        if (r[1], r[2]) != last or round(r[0] * 20) == r[0] * 20:
+            shown.append(r)
+        last = (r[1], r[2])
+    _table("answer score floor", shown)
     _table("cosine floor", curve(by_cosine, [x / 100 for x in range(30, 51, 2)]))
 
 

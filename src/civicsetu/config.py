@@ -244,10 +244,11 @@ class Settings(BaseSettings):
                     "docs/EVALUATION.md). The score is reported in every answer either way.",
     )
     answer_score_floor: float = Field(
-        default=0.064, ge=0.0, le=1.0,
+        default=0.057, ge=0.0, le=1.0,
         description="With calibrated_abstention, abstain when the answer score is below "
                     "this; chosen on the dev set as the highest floor answering >= 0.97 of "
-                    "the answerable (tools/abstention_curve.py, docs/EVALUATION.md).",
+                    "the answerable (the midpoint between the two dev scores at that step; "
+                    "tools/abstention_curve.py, docs/EVALUATION.md).",
     )
 
     @property

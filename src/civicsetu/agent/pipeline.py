@@ -306,6 +306,8 @@ class Agent:
         answer.query_type = state.get("query_type", "")
         answer.confidence = "" if answer.abstained else _confidence(answer, result)
         answer.score = confidence.score
+        if confidence.ms:
+            answer.timings_ms["score"] = confidence.ms
         answer.llm_calls = state.get("llm_calls", 0)
         answer.tokens = state.get("tokens", 0)
         meter = Meter(dict(state.get("usage", {})))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,6 +47,7 @@ class Confidence:
 
     score: float
     features: dict[str, float] = field(default_factory=dict)
+    ms: float = 0.0  # time taken to compute the signals
 
 
 def stem(word: str) -> str:
@@ -109,8 +111,10 @@ def assess_confidence(result: SearchResult, searcher: Searcher) -> Confidence:
     """The calibrated score of a retrieval; a named existing provision scores 1."""
     if any(h.pinned for h in result.hits):
         return Confidence(1.0, {"pinned": 1.0})
+    t0 = time.perf_counter()
     feats = signals(result, searcher)
-    return Confidence(round(combine(feats), 4), {k: round(v, 4) for k, v in feats.items()})
+    return Confidence(round(combine(feats), 4), {k: round(v, 4) for k, v in feats.items()},
+                      round((time.perf_counter() - t0) * 1000, 2))
 
 
 def _found(term: str, stems: set[str]) -> bool:
