@@ -79,3 +79,13 @@ def test_an_uncited_sentence_may_not_state_a_number() -> None:
     # A section number is a name, not a quantity.
     named = validate_answer("Section 20 sets the penalty. It is ₹250 a day [1].", sources)
     assert named.problems == []
+
+
+def test_a_sentence_may_not_name_a_section_its_sources_are_not() -> None:
+    sources = [Citation("the-right-to-information-act-2005#s.20(1)",
+                        "Section 20(1) of the Right to Information Act, 2005", "", RTI_S20, 0,
+                        len(RTI_S20))]
+    assert validate_answer("Section 20 fixes ₹250 a day [1].", sources).problems == []
+    wrong = validate_answer("Section 19 fixes ₹250 a day [1].", sources)
+    assert wrong.problems == ["names section 19, which the sources [1] do not hold or "
+                              "mention"]

@@ -3,8 +3,9 @@
 Always (the citation-index layer): every ``[n]`` names a source in the context, at least
 one source is cited, every double-quoted passage stands verbatim (white space aside) in
 a source the same sentence cites, every number, amount, period or date in a sentence
-appears in the sources that sentence cites, and a sentence that cites nothing states no
-number or quote. A failing answer is retried and then replaced
+appears in the sources that sentence cites, a section a sentence names is one its
+sources are or mention (no "Section 2(42) ... [1]" over a source that is s.2(37)), and a
+sentence that cites nothing states no number or quote. A failing answer is retried and then replaced
 by the extractive answer, never shown.
 """
 
@@ -32,6 +33,7 @@ _REFERENCE = re.compile(
     r"\b(?:sub-)?(?:sections?|rules?|regulations?|articles?|clauses?|chapter|s\.|r\.|art\.)"
     r"\s*\(?\d+[A-Z]?\)?(?:\s*\(\w{1,5}\))*|\b(?:Act|Code|Rules|Regulations),?\s+\d{4}\b",
     re.IGNORECASE)
+_SECTION_NAME = re.compile(r"\b(?:sections?|sec\.?|s\.)\s*(\d{1,4}[A-Z]{0,2})\b", re.IGNORECASE)
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:Rs|Re|No|Nos|s|ss|Sec|cl|r|art|viz|i\.e|e\.g|"
                            r"etc|[A-Z])\.$")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)(?:\s*(?:\[\d{1,2}\])+)?")
@@ -64,6 +66,10 @@ def validate_answer(text: str, sources: Sequence[Citation]) -> Validation:
                 problems.append("a sentence states a number or quote without citing a "
                                 f"source: {' '.join(sentence.split())[:60]!r}")
             continue
+        wrong = _named_sections(sentence) - _held_sections([sources[n - 1] for n in cited])
+        if wrong:
+            problems.append(f"names section {', '.join(sorted(wrong))}, which the sources "
+                            f"[{', '.join(map(str, cited))}] do not hold or mention")
         evidence = fold(" ".join(sources[n - 1].quote for n in cited)).lower()
         for quote in _QUOTE.findall(sentence):
             if fold(quote).lower() not in evidence:
@@ -96,6 +102,23 @@ def sentences_of(text: str) -> list[str]:
             out.append(part)
     return out
 
+
+
+def _named_sections(text: str) -> set[str]:
+    """Section numbers a sentence names: "Section 2(42)" and "s. 59" -> {"2", "59"}."""
+    return {m.group(1).upper() for m in _SECTION_NAME.finditer(_MARK.sub(" ", text))}
+
+
+def _held_sections(cited: Sequence[Citation]) -> set[str]:
+    """Sections the cited sources are (by their labels) or mention in their text."""
+    held: set[str] = set()
+    for c in cited:
+        held |= _named_sections(c.label) | _named_sections(c.quote)
+        section = c.provision_id.partition("#")[2]
+        m = re.match(r"s\.(\d+[A-Z]{0,2})", section)
+        if m:
+            held.add(m.group(1).upper())
+    return held
 
 
 def _numbers(text: str) -> list[str]:
