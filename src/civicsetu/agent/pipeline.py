@@ -26,7 +26,7 @@ from civicsetu.agent.prompts import (
     SOURCE,
 )
 from civicsetu.agent.state import AgentState
-from civicsetu.agent.validate import sentences_of, validate_answer
+from civicsetu.agent.validate import carries_claim, sentences_of, validate_answer
 from civicsetu.answer.confidence import Confidence, assess_confidence
 from civicsetu.answer.evidence import Evidence, assess
 from civicsetu.answer.extractive import answer_extractive, quoted_evidence
@@ -388,13 +388,15 @@ def _numbered(sources: list[Citation]) -> str:
 
 
 def verified_sentences(draft: str, sources: list[Citation]) -> tuple[str, list[str]]:
-    """The draft's sentences that cite a source and pass validation on their own, joined;
-    and the sentences left out."""
+    """The draft's sentences that cite a source, pass validation on their own and say
+    something their sources say, joined; and the sentences left out."""
     kept: list[str] = []
     dropped: list[str] = []
     for sentence in sentences_of(draft):
         check = validate_answer(sentence, sources)
-        (kept if check.cited and not check.problems else dropped).append(sentence.strip())
+        ok = check.cited and not check.problems and \
+            carries_claim(sentence, [sources[n - 1] for n in check.cited])
+        (kept if ok else dropped).append(sentence.strip())
     return (" ".join(kept) if kept else ""), dropped
 
 

@@ -5,8 +5,10 @@ one source is cited, every double-quoted passage stands verbatim (white space as
 a source the same sentence cites, every number, amount, period or date in a sentence
 appears in the sources that sentence cites, a section a sentence names is one its
 sources are or mention (no "Section 2(42) ... [1]" over a source that is s.2(37)), and a
-sentence that cites nothing states no number or quote. A failing answer is retried and then replaced
-by the extractive answer, never shown.
+sentence that cites nothing does not state the law: no number, quote or section, and
+fewer than ``RESTATES_LAW`` of the sources' content words. A failing answer is retried,
+then its passing sentences are kept (``agent.pipeline.verified_sentences``) or the
+extractive answer replaces it; an unverified sentence is never shown.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from dataclasses import dataclass, field
 
 from civicsetu.answer.numbers import values as number_values
 from civicsetu.answer.verify import fold
+from civicsetu.search.query import STOPWORDS
 from civicsetu.types import Citation
 
+RESTATES_LAW = 6  # an uncited sentence sharing this many content words with the sources
 _MARK = re.compile(r"\[(\d{1,2})\]")
 _QUOTE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
 _NUMBER = re.compile(r"(?<![\w.])(?:₹\s?|Rs\.?\s?)?\d[\d,]*(?:\.\d+)?(?:\s*(?:lakhs?|crores?)\b)?"
@@ -56,15 +60,19 @@ def validate_answer(text: str, sources: Sequence[Citation]) -> Validation:
     bad = sorted({n for n in marks if not 1 <= n <= len(sources)})
     if bad:
         problems.append(f"cites sources that do not exist: {bad}")
+    source_words = content_words(" ".join(c.quote for c in sources))
     for sentence in sentences_of(text):
         cited = [int(n) for n in _MARK.findall(sentence) if 1 <= int(n) <= len(sources)]
         if not cited:
             # A sentence may frame the answer uncited, but a number or a quote it states
             # would then be checked against nothing.
             bare = _REFERENCE.sub(" ", _MARK.sub("", sentence))
-            if _numbers(bare) or _QUOTE.search(bare):
-                problems.append("a sentence states a number or quote without citing a "
-                                f"source: {' '.join(sentence.split())[:60]!r}")
+            restates = bool(_named_sections(sentence)) or \
+                len(content_words(sentence) & source_words) >= RESTATES_LAW
+            if _numbers(bare) or _QUOTE.search(bare) or restates:
+                problems.append("a sentence states the law (a number, a quote, a section or "
+                                "the sources' words) without citing a source: "
+                                f"{' '.join(sentence.split())[:60]!r}")
             continue
         wrong = _named_sections(sentence) - _held_sections([sources[n - 1] for n in cited])
         if wrong:
@@ -102,6 +110,18 @@ def sentences_of(text: str) -> list[str]:
             out.append(part)
     return out
 
+
+
+def content_words(text: str) -> set[str]:
+    """The words of four letters or more that are not stop words, lower-cased."""
+    return {w for w in re.findall(r"[a-z]{4,}", fold(text).lower()) if w not in STOPWORDS}
+
+
+def carries_claim(sentence: str, cited: Sequence[Citation]) -> bool:
+    """The sentence says something its sources say: two or more of their content words
+    ("The sources are [1] and [2]." says nothing)."""
+    return len(content_words(_MARK.sub(" ", sentence))
+               & content_words(" ".join(c.quote for c in cited))) >= 2
 
 
 def _named_sections(text: str) -> set[str]:
