@@ -26,6 +26,7 @@ import math
 import re
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -50,6 +51,7 @@ class Confidence:
     ms: float = 0.0  # time taken to compute the signals
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude stem, enough to match "registered" with "registration"."""
     word = word.lower().strip("'")
