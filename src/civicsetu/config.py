@@ -273,6 +273,24 @@ class Settings(BaseSettings):
                     "re-ingest after changing it. 128 measured in docs/BENCHMARKS.md embed-models.",
     )
 
+    # --- calibrated abstention (issue 12, answer/confidence.py) ---------------------------
+    calibrated_abstention: bool = Field(
+        default=False,
+        description="Abstain on the calibrated answer score (answer/confidence.py: dense "
+                    "cosine, BM25/dense agreement, key-term coverage, heading match, Act "
+                    "routing; a logistic model fitted on corpus-generated questions) instead "
+                    "of the best cosine alone (abstain_below). Off by default: on the dev set "
+                    "it abstained as often (0.80) while answering fewer (0.987 against 1.0; "
+                    "docs/EVALUATION.md). The score is reported in every answer either way.",
+    )
+    answer_score_floor: float = Field(
+        default=0.057, ge=0.0, le=1.0,
+        description="With calibrated_abstention, abstain when the answer score is below "
+                    "this; chosen on the dev set as the highest floor answering >= 0.97 of "
+                    "the answerable (the midpoint between the two dev scores at that step; "
+                    "tools/abstention_curve.py, docs/EVALUATION.md).",
+    )
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"

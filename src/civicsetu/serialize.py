@@ -27,6 +27,7 @@ def answer_to_dict(a: Answer) -> dict[str, Any]:
         "notices": a.notices,
         "query_type": a.query_type,
         "confidence": a.confidence,
+        "score": a.score,
         "generator": a.generator,
         "llm_calls": a.llm_calls,
         "tokens": a.tokens,

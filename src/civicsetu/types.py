@@ -307,3 +307,6 @@ class Answer:
     tokens: int = 0
     usage_by_call: dict[str, dict[str, float]] = field(default_factory=dict)
     cost_usd: float = 0.0  # estimated from llm/pricing.py
+    # The calibrated probability that the evidence answers the question (answer/confidence.py);
+    # None when it was not computed (refusals, measurement modes).
+    score: float | None = None

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from civicsetu.agent.validate import validate_answer
+from civicsetu.agent.validate import carries_claim, validate_answer
 from civicsetu.answer.numbers import canonical, values, words_to_number
 from civicsetu.eval.metrics import key_fact_recall
 from civicsetu.types import Citation
@@ -68,3 +68,41 @@ def test_key_fact_matcher_counts_a_number_written_in_digits() -> None:
     assert key_fact_recall(["exceeds rupees one crore", "rupees ten crore"], answer) == 0.5
     assert key_fact_recall(["sixty days"], "within 60 days of the order") == 1.0
     assert key_fact_recall(["ninety days"], "within 60 days of the order") == 0.0
+
+
+def test_an_uncited_sentence_may_not_state_a_number() -> None:
+    sources = [Citation("rti#s.20(1)", "Section 20(1)", "", RTI_S20, 0, len(RTI_S20))]
+    framed = validate_answer("Yes, the PIO can be fined. The fine is ₹250 a day [1].", sources)
+    assert framed.problems == []
+    bare = validate_answer("The PIO can be fined [1]. The fine is ₹900 a day.", sources)
+    assert len(bare.problems) == 1 and "without citing a source" in bare.problems[0]
+    # Naming a section states the law too: it must cite.
+    named = validate_answer("Section 20 sets the penalty. It is ₹250 a day [1].", sources)
+    assert len(named.problems) == 1 and "without citing a source" in named.problems[0]
+    assert validate_answer("Section 20 sets the penalty [1]. It is ₹250 a day [1].",
+                           sources).ok
+
+
+def test_a_sentence_may_not_name_a_section_its_sources_are_not() -> None:
+    sources = [Citation("the-right-to-information-act-2005#s.20(1)",
+                        "Section 20(1) of the Right to Information Act, 2005", "", RTI_S20, 0,
+                        len(RTI_S20))]
+    assert validate_answer("Section 20 fixes ₹250 a day [1].", sources).problems == []
+    wrong = validate_answer("Section 19 fixes ₹250 a day [1].", sources)
+    assert wrong.problems == ["names section 19, which the sources [1] do not hold or "
+                              "mention"]
+
+
+def test_an_uncited_sentence_may_not_restate_the_law() -> None:
+    sources = [Citation("rti#s.20(1)", "Section 20(1)", "", RTI_S20, 0, len(RTI_S20))]
+    copied = " ".join(RTI_S20.split()[10:40])
+    check = validate_answer(f"{copied}. The source is [1].", sources)
+    assert any("without citing a source" in p for p in check.problems)
+    assert validate_answer("In short: yes. The PIO pays ₹250 a day [1].", sources).ok
+
+
+def test_a_sentence_that_only_points_at_sources_carries_no_claim() -> None:
+    sources = [Citation("rti#s.20(1)", "Section 20(1)", "", RTI_S20, 0, len(RTI_S20))]
+    assert not carries_claim("The sources that provide this are [1].", sources)
+    assert carries_claim("The Information Commission imposes a penalty of ₹250 each day "
+                         "[1].", sources)

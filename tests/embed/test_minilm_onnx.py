@@ -30,3 +30,12 @@ def test_batching_does_not_change_vectors() -> None:
 def test_unknown_backend_names_the_choices() -> None:
     with pytest.raises(ModelError, match="minilm-onnx"):
         get_embedder("no-such-model")
+
+
+def test_a_repeated_query_is_remembered_and_handed_out_as_a_copy() -> None:
+    embedder = get_embedder("minilm-onnx")
+    first = embedder.embed_query("penalty for not registering a project")
+    first[:] = 0.0  # a caller scribbling on its vector must not change the next one
+    again = embedder.embed_query("penalty for not registering a project")
+    fresh = embedder.embed_documents(["penalty for not registering a project"])[0]
+    assert np.allclose(again, fresh, atol=1e-5) and float(np.linalg.norm(again)) > 0.9

@@ -26,8 +26,9 @@ from civicsetu.agent.prompts import (
     SOURCE,
 )
 from civicsetu.agent.state import AgentState
-from civicsetu.agent.validate import sentences_of, validate_answer
-from civicsetu.answer.evidence import assess
+from civicsetu.agent.validate import carries_claim, sentences_of, validate_answer
+from civicsetu.answer.confidence import Confidence, assess_confidence
+from civicsetu.answer.evidence import Evidence, assess
 from civicsetu.answer.extractive import answer_extractive, quoted_evidence
 from civicsetu.answer.messages import (
     ABSTENTION,
@@ -184,9 +185,11 @@ class Agent:
         generations = state.get("generations", 0) + 1
         if self.llm is None:
             return {"generations": generations, "draft": "", "sources": []}
-        evidence = assess(result, self.store, self.searcher.documents, self.abstain_below)
+        confidence = self._confidence(state)
+        evidence = self._assess(result, confidence)
         if not evidence.answerable:
-            return {"generations": MAX_GENERATIONS, "draft": INSUFFICIENT, "sources": []}
+            return {"generations": MAX_GENERATIONS, "draft": INSUFFICIENT, "sources": [],
+                    "confidence": confidence}
         sources = state.get("sources") or _safe_sources(quoted_evidence(
             rerank(result), self.store, self.searcher.documents, CONTEXT_QUOTES,
             CONTEXT_CHARS, self.searcher.settings.complete_answers, selective=False)[0])
@@ -208,7 +211,8 @@ class Agent:
             return {"generations": MAX_GENERATIONS, "draft": "", "sources": sources,
                     "problems": [f"the LLM failed: {exc}"], "llm_error": notice}
         return {"generations": generations, "draft": completion.text.strip(),
-                "sources": sources, **_metered(state, "generate", completion)}
+                "sources": sources, "confidence": confidence,
+                **_metered(state, "generate", completion)}
 
     def _validate(self, state: AgentState) -> AgentState:
         if self.llm is None or not state.get("sources"):
@@ -220,6 +224,21 @@ class Agent:
         if check.problems or not self.llm_judges:
             return {"problems": check.problems}
         return self._judge(state, draft)
+
+    def _confidence(self, state: AgentState) -> Confidence:
+        """The calibrated answer score of the kept retrieval, computed once per run."""
+        known: Confidence | None = state.get("confidence")
+        if known is not None:
+            return known
+        return assess_confidence(state["result"], self.searcher)
+
+    def _assess(self, result: SearchResult, confidence: Confidence | None) -> Evidence:
+        """Answer or abstain; on the calibrated score when that setting is on, else on
+        the best cosine."""
+        settings = self.searcher.settings
+        return assess(result, self.store, self.searcher.documents, self.abstain_below,
+                      confidence if settings.calibrated_abstention else None,
+                      settings.answer_score_floor)
 
     def _judge(self, state: AgentState, draft: str) -> AgentState:
         """The optional second layer: the LLM reads the answer against its sources."""
@@ -243,6 +262,7 @@ class Agent:
                                      query_type=state.get("query_type", "refused"),
                                      confidence="")}
         result: SearchResult = state["result"]
+        confidence = self._confidence(state)
         draft = state.get("draft", "")
         sources = state.get("sources") or []
         dropped: list[str] = []
@@ -258,8 +278,7 @@ class Agent:
         llm_abstains = draft.strip() == INSUFFICIENT and not sources
         if self.llm is not None and (llm_wrote or llm_abstains):
             # The extractive answer is only the fallback; here the evidence notices suffice.
-            notices = assess(result, self.store, self.searcher.documents,
-                             self.abstain_below).notices
+            notices = self._assess(result, confidence).notices
             if llm_wrote:
                 shown, _ = quoted_evidence(result, self.store, self.searcher.documents,
                                            complete=self.searcher.settings.complete_answers)
@@ -272,9 +291,11 @@ class Agent:
                                 dict(result.timings_ms), notices)
             answer.generator = self.llm.name
         else:
+            settings = self.searcher.settings
             answer = answer_extractive(result, self.store, self.searcher.documents,
-                                       self.abstain_below,
-                                       self.searcher.settings.complete_answers)
+                                       self.abstain_below, settings.complete_answers,
+                                       confidence if settings.calibrated_abstention
+                                       else None, settings.answer_score_floor)
             if self.llm is not None and state.get("llm_error"):
                 answer.notices.append(state["llm_error"])
             elif self.llm is not None and state.get("problems"):
@@ -284,6 +305,9 @@ class Agent:
         answer.query = query  # the user's words, not a corrective rewrite
         answer.query_type = state.get("query_type", "")
         answer.confidence = "" if answer.abstained else _confidence(answer, result)
+        answer.score = confidence.score
+        if confidence.ms:
+            answer.timings_ms["score"] = confidence.ms
         answer.llm_calls = state.get("llm_calls", 0)
         answer.tokens = state.get("tokens", 0)
         meter = Meter(dict(state.get("usage", {})))
@@ -364,13 +388,15 @@ def _numbered(sources: list[Citation]) -> str:
 
 
 def verified_sentences(draft: str, sources: list[Citation]) -> tuple[str, list[str]]:
-    """The draft's sentences that cite a source and pass validation on their own, joined;
-    and the sentences left out."""
+    """The draft's sentences that cite a source, pass validation on their own and say
+    something their sources say, joined; and the sentences left out."""
     kept: list[str] = []
     dropped: list[str] = []
     for sentence in sentences_of(draft):
         check = validate_answer(sentence, sources)
-        (kept if check.cited and not check.problems else dropped).append(sentence.strip())
+        ok = check.cited and not check.problems and \
+            carries_claim(sentence, [sources[n - 1] for n in check.cited])
+        (kept if ok else dropped).append(sentence.strip())
     return (" ".join(kept) if kept else ""), dropped
 
 

@@ -5,6 +5,7 @@
     retrieve  reads rewritten, query_type   writes result, attempts   (corrective loop <= 2)
     generate  reads result, problems        writes sources, draft, generations
     validate  reads draft, sources          writes problems           (retry generate <= 2)
+    generate  also writes confidence (the calibrated answer score of the kept retrieval)
     finalize  reads everything              writes answer
 
 Records that are not JSON (search results, citations) live only within one run; a
@@ -36,4 +37,5 @@ class AgentState(TypedDict, total=False):
     llm_calls: int
     tokens: int
     usage: dict[str, dict[str, float]]  # by call type: calls, tokens, estimated cost
+    confidence: Any  # answer.confidence.Confidence of the kept retrieval, once computed
     answer: Answer

@@ -7,8 +7,9 @@ Three signals, each cheap and explainable:
   ingested: central Acts leave fees, forms, timelines and procedure to state rules, so
   quoting only the central Act would pass a partial answer off as the state's law. The
   notice names the nearest central provision so the user still has a place to start;
-- the best dense match is weak (below ``Settings.abstain_below``, calibrated on the dev
-  set; see docs/EVALUATION.md).
+- the evidence is weak: the calibrated answer score (``answer/confidence.py``) is below
+  ``Settings.answer_score_floor`` when the caller computed it, else the best dense match
+  is below ``Settings.abstain_below`` (both chosen on the dev set; docs/EVALUATION.md).
 A question that names a provision that exists is always answered from it.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from civicsetu.answer.messages import (
     NEAREST_CENTRAL_NOTICE,
@@ -26,6 +28,9 @@ from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.search.lexicon import LAY_TO_STATUTE
 from civicsetu.store.base import DocumentInfo, Store
+
+if TYPE_CHECKING:
+    from civicsetu.answer.confidence import Confidence
 
 STATES_AND_CITIES: dict[str, str] = {
     **{s.lower(): s for s in (
@@ -53,7 +58,9 @@ class Evidence:
 
 
 def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
-           abstain_below: float) -> Evidence:
+           abstain_below: float, confidence: Confidence | None = None,
+           score_floor: float = 0.0) -> Evidence:
+    """Answer or abstain, with the reasons and the notices to show."""
     if any(h.pinned for h in result.hits):
         return Evidence(True, ["names an existing provision"])
     query = result.analysis.query
@@ -76,7 +83,11 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
         ev.reasons.append(f"names what the corpus never mentions: {', '.join(unknown)}")
         ev.notices.append(UNKNOWN_TERM_NOTICE.format(terms=", ".join(unknown)))
 
-    if result.best_cosine is not None and result.best_cosine < abstain_below:
+    if confidence is not None:
+        if confidence.score < score_floor:
+            ev.answerable = False
+            ev.reasons.append(f"answer score {confidence.score:.2f} < {score_floor:.2f}")
+    elif result.best_cosine is not None and result.best_cosine < abstain_below:
         ev.answerable = False
         ev.reasons.append(f"best match {result.best_cosine:.2f} < {abstain_below:.2f}")
     return ev

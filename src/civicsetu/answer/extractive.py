@@ -13,6 +13,7 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date
+from typing import TYPE_CHECKING
 
 from civicsetu.answer.evidence import assess
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
@@ -22,6 +23,9 @@ from civicsetu.ingest.chunker import SENTENCE_END, display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.store.base import DocumentInfo, Store
 from civicsetu.types import Answer, Citation, Hit, Provision, section_of
+
+if TYPE_CHECKING:
+    from civicsetu.answer.confidence import Confidence
 
 MAX_QUOTES = 4
 MAX_QUOTE_CHARS = 1200
@@ -63,12 +67,14 @@ def without_instructions(result: SearchResult) -> SearchResult:
 
 def answer_extractive(result: SearchResult, store: Store,
                       documents: list[DocumentInfo], abstain_below: float,
-                      complete: bool = True) -> Answer:
+                      complete: bool = True, confidence: Confidence | None = None,
+                      score_floor: float = 0.0) -> Answer:
+    """Quote the best verified units of the evidence, or abstain (``evidence.assess``)."""
     t0 = time.perf_counter()
     retrieved = result.hits  # reported as retrieved; only the quoting skips instructions
     result = without_instructions(result)
     query = result.analysis.query
-    evidence = assess(result, store, documents, abstain_below)
+    evidence = assess(result, store, documents, abstain_below, confidence, score_floor)
     if not evidence.answerable or not result.hits:
         return Answer(query, ABSTENTION, True, [], retrieved,
                       {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)

@@ -78,6 +78,9 @@ class QueryResponse(BaseModel):
     disclaimer: str
     query_type: str
     confidence: str = Field(description="high | medium | low, or empty when refused.")
+    score: float | None = Field(
+        default=None, description="Calibrated probability (0-1) that the evidence answers "
+        "the question; answers below Settings.answer_score_floor abstain.")
     generator: str = Field(description="extractive, or the LLM that wrote the answer.")
     llm_calls: int
     tokens: int

@@ -22,6 +22,7 @@ from civicsetu.embed.base import EmbedderOptions, Vectors
 from civicsetu.errors import ModelError
 
 MAX_TOKENS = 256
+QUERY_CACHE = 64  # query vectors remembered (a copy is returned each time)
 
 
 def _sha256(path: Path) -> str:
@@ -126,8 +127,16 @@ class MiniLMOnnxEmbedder:
         return out
 
     def embed_query(self, text: str) -> Vectors:
-        vec: Vectors = self._embed_batch([text])[0]
-        return vec
+        """One query's vector; the last few are remembered, since one ``ask`` embeds the
+        same question for its search and again for its answer score (answer/confidence)."""
+        cache: dict[str, Vectors] = self.__dict__.setdefault("_query_cache", {})
+        vec = cache.get(text)
+        if vec is None:
+            vec = self._embed_batch([text])[0]
+            cache[text] = vec
+            while len(cache) > QUERY_CACHE:
+                cache.pop(next(iter(cache)), None)
+        return vec.copy()
 
     def _embed_batch(self, texts: list[str], session: Any = None) -> Vectors:
         encodings = self._tokenizer.encode_batch(texts)

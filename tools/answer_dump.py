@@ -1,0 +1,68 @@
+"""Dump every answer of a labelled question set to JSONL, one line per question, as it goes.
+
+For inspecting an LLM run while it runs (``civicsetu eval`` writes only at the end):
+each line holds the answer text, its citations, generator, the key-fact recall and the
+citation validity of that question, measured with the same code as ``civicsetu eval``.
+
+    python tools/answer_dump.py ../shared/eval/legal_qa_dev.jsonl --out answers.jsonl \
+        --llm gguf:qwen2.5-coder-1.5b
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from civicsetu.engine import Engine
+from civicsetu.eval.metrics import key_fact_recall
+from civicsetu.eval.runner import _citation_checks, load_dataset
+
+
+def main() -> None:
+    """Answer each question and append one JSON line per answer to --out."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("dataset", type=Path)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--llm", default=None)
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--stride", type=int, default=1,
+                        help="answer every n-th question only (a documented subset)")
+    args = parser.parse_args()
+    rows = load_dataset(args.dataset)
+    rows = rows[:: max(args.stride, 1)]
+    if args.limit:
+        rows = rows[: args.limit]
+    engine = Engine()
+    done = set()
+    if args.out.exists():
+        done = {json.loads(line)["id"] for line in args.out.read_text().splitlines() if line}
+    with args.out.open("a", encoding="utf-8") as fh:
+        for row in rows:
+            if row.get("id") in done:
+                continue
+            t0 = time.perf_counter()
+            c0 = time.process_time()
+            answer = engine.ask(row["query"], llm=args.llm)
+            wall = (time.perf_counter() - t0) * 1000
+            cpu = (time.process_time() - c0) * 1000
+            gold = row.get("gold_provisions") or []
+            valid, cited = _citation_checks(engine, answer)
+            facts = row.get("key_facts") or []
+            fh.write(json.dumps({
+                "id": row.get("id", ""), "query_type": row.get("query_type", ""),
+                "answerable": bool(gold), "abstained": answer.abstained,
+                "generator": answer.generator, "llm_calls": answer.llm_calls,
+                "key_fact_recall": key_fact_recall(facts, answer.text)
+                if gold and facts else None,
+                "citations": cited, "valid_citations": valid,
+                "cited": [c.provision_id for c in answer.citations],
+                "notices": answer.notices, "text": answer.text,
+                "wall_ms": round(wall, 1), "cpu_ms": round(cpu, 1),
+            }, ensure_ascii=False) + "\n")
+            fh.flush()
+
+
+if __name__ == "__main__":
+    main()
