@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -74,6 +76,8 @@ class MiniLMOnnxEmbedder:
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self.batch_size, self.threads, self.max_tokens = batch_size, threads, max_tokens
         self._pool: ThreadPoolExecutor | None = None
+        self._query_cache: OrderedDict[str, Vectors] = OrderedDict()
+        self._query_lock = threading.Lock()  # API threads share one embedder
 
     def _new_session(self, threads: int | None) -> Any:
         options = self._ort.SessionOptions()
@@ -129,13 +133,16 @@ class MiniLMOnnxEmbedder:
     def embed_query(self, text: str) -> Vectors:
         """One query's vector; the last few are remembered, since one ``ask`` embeds the
         same question for its search and again for its answer score (answer/confidence)."""
-        cache: dict[str, Vectors] = self.__dict__.setdefault("_query_cache", {})
-        vec = cache.get(text)
+        with self._query_lock:
+            vec = self._query_cache.get(text)
+            if vec is not None:
+                self._query_cache.move_to_end(text)
         if vec is None:
             vec = self._embed_batch([text])[0]
-            cache[text] = vec
-            while len(cache) > QUERY_CACHE:
-                cache.pop(next(iter(cache)), None)
+            with self._query_lock:
+                self._query_cache[text] = vec
+                while len(self._query_cache) > QUERY_CACHE:
+                    self._query_cache.popitem(last=False)
         return vec.copy()
 
     def _embed_batch(self, texts: list[str], session: Any = None) -> Vectors:
