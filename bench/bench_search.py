@@ -70,6 +70,8 @@ def worker(home: Path, queries: list[str], modes: list[str], filters: list[str])
                 continue
             wall, cpu, stages = [], [], {}  # type: ignore[var-annotated]
             for q in queries:
+                # The embedder remembers recent questions; every mode must pay for its own.
+                getattr(engine.embedder, "clear_query_cache", lambda: None)()
                 w, c = time.perf_counter(), time.process_time()
                 result = engine.search(q, mode=mode, filters=flt)  # type: ignore[arg-type]
                 wall.append((time.perf_counter() - w) * 1000)

@@ -145,6 +145,11 @@ class MiniLMOnnxEmbedder:
                     self._query_cache.popitem(last=False)
         return vec.copy()
 
+    def clear_query_cache(self) -> None:
+        """Forget remembered query vectors (benchmarks time the embedding, not the cache)."""
+        with self._query_lock:
+            self._query_cache.clear()
+
     def _embed_batch(self, texts: list[str], session: Any = None) -> Vectors:
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
