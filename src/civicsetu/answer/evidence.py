@@ -27,6 +27,7 @@ from civicsetu.answer.messages import (
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.search.lexicon import LAY_TO_STATUTE
+from civicsetu.search.routing import title_initials
 from civicsetu.store.base import DocumentInfo, Store
 
 if TYPE_CHECKING:
@@ -114,6 +115,8 @@ def _unknown_names(query: str, store: Store,
                    documents: list[DocumentInfo]) -> list[str]:
     """Acronyms and capitalised words after the first that occur nowhere in the corpus."""
     known = {a.lower() for d in documents for a in d.aliases} | set(LAY_TO_STATUTE)
+    # An Act's initials name it even when no alias was registered (a plain-file ingest).
+    known |= {i.lower() for d in documents for i in title_initials(d.title)}
     known |= set(STATES_AND_CITIES)
     words = []
     for m in _SALIENT.finditer(query):

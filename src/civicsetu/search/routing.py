@@ -48,6 +48,8 @@ def stem(word: str) -> str:
 def title_initials(title: str) -> set[str]:
     """Initials of a title's words, with and without its filler words and a final "Act"."""
     words = [w for w in _WORD.findall(re.sub(r",?\s*\d{4}\s*$", "", title))]
+    if words and words[0].lower() == "the":  # "The Right to Information Act": RTI, not TRTI
+        words = words[1:]
     if len(words) < 2:
         return set()
     content = [w for w in words if w.lower() not in _TITLE_FILLER]
@@ -56,6 +58,11 @@ def title_initials(title: str) -> set[str]:
                 [w for w in words if w.lower() not in _TITLE_FILLER - {"act", "code"}]):
         if len(seq) >= 2:
             out.add("".join(w[0] for w in seq).upper())
+    if words[-1].lower() in {"act", "code"}:
+        # A common name keeps the first content words and the final "Act": "The Real Estate
+        # (Regulation and Development) Act" is called RERA (Real Estate Regulation Act).
+        for k in range(2, len(content)):
+            out.add("".join(w[0] for w in content[:k]).upper() + words[-1][0].upper())
     return {i for i in out if 3 <= len(i) <= 6}
 
 
