@@ -27,10 +27,10 @@ import numpy.typing as npt
 
 from civicsetu.store import ann as ann_mod
 from civicsetu.store.base import VectorIndex
+from civicsetu.store.row_filters import OPEN_END, allowed_rows, day_numbers, document_stamps
 
 log = logging.getLogger(__name__)
 
-OPEN_END = np.iinfo(np.int32).max
 _SELECT = ("SELECT c.rowid, c.doc_id, e.vector, c.valid_from, c.valid_to FROM chunks c"
            " JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash")
 
@@ -43,10 +43,6 @@ class DenseSettings:
     ann_ef: int = 256
     lexical: str = "memory"  # memory | fts: where keyword_search ranks (store.lexical)
 
-
-def _days(values: list[str | None], open_value: int) -> npt.NDArray[np.int32]:
-    return np.array([date.fromisoformat(v).toordinal() if v else open_value for v in values],
-                    dtype=np.int32)
 
 
 class DenseIndex:
@@ -72,8 +68,7 @@ class DenseIndex:
     # --- loading and incremental updates ------------------------------------------------
 
     def _read_stamps(self) -> dict[str, str]:
-        return {r[0]: str(r[1]) for r in self._conn.execute(
-            "SELECT id, ingested_at FROM documents")}
+        return document_stamps(self._conn)
 
     def _load(self, doc_ids: list[str] | None) -> list[tuple[int, str, bytes, str | None,
                                                             str | None]]:
@@ -112,9 +107,9 @@ class DenseIndex:
         self.codes = np.concatenate([self.codes[keep], np.array(
             [self._code(r[1]) for r in rows], dtype=np.int32)])[order]
         self.valid_from = np.concatenate([self.valid_from[keep],
-                                          _days([r[3] for r in rows], 0)])[order]
+                                          day_numbers([r[3] for r in rows], 0)])[order]
         self.valid_to = np.concatenate([self.valid_to[keep],
-                                        _days([r[4] for r in rows], OPEN_END)])[order]
+                                        day_numbers([r[4] for r in rows], OPEN_END)])[order]
         self.matrix = np.ascontiguousarray(np.concatenate([old, new])[order])
 
     def refresh(self) -> list[str]:
@@ -202,16 +197,9 @@ class DenseIndex:
     # --- search -----------------------------------------------------------------------
 
     def mask(self, doc_ids: list[str] | None, as_of: date | None) -> npt.NDArray[np.bool_]:
-        if as_of is None:
-            keep = self.valid_to == OPEN_END
-        else:
-            day = as_of.toordinal()
-            keep = (self.valid_from <= day) & (self.valid_to > day)
-        if doc_ids is not None:
-            codes = np.array([self._doc_codes[d] for d in doc_ids if d in self._doc_codes],
-                             dtype=np.int32)
-            keep &= np.isin(self.codes, codes)
-        return np.asarray(keep, dtype=np.bool_)
+        """Rows in force now (or on ``as_of``) within ``doc_ids``."""
+        return allowed_rows(self.codes, self.valid_from, self.valid_to, self._doc_codes,
+                            doc_ids, as_of)
 
     def search(self, vector: npt.NDArray[np.float32], k: int,
                doc_ids: list[str] | None = None, as_of: date | None = None,

@@ -49,13 +49,14 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from civicsetu.store.row_filters import OPEN_END, allowed_rows, day_numbers, document_stamps
+
 log = logging.getLogger(__name__)
 
 FORMAT = 1  # of the saved file
 K1 = 1.2
 B = 0.75
 COLUMN_WEIGHTS = (2.0, 1.0)  # title, body: as bm25(chunks_fts, 2.0, 1.0)
-OPEN_END = np.iinfo(np.int32).max
 DEFAULT_TOKENIZE = "'porter unicode61 remove_diacritics 2'"
 _TOKENIZE = re.compile(r"tokenize\s*=\s*('(?:[^']|'')*'|\"[^\"]*\"|\w+)", re.IGNORECASE)
 _OR_QUERY = re.compile(r'^"(?:[^"]|"")*"(?: OR "(?:[^"]|"")*")*$')
@@ -269,8 +270,7 @@ class LexicalIndex:
         return len(self.rowids)
 
     def _read_stamps(self) -> dict[str, str]:
-        return {r[0]: str(r[1]) for r in self._conn.execute(
-            "SELECT id, ingested_at FROM documents")}
+        return document_stamps(self._conn)
 
     def refresh(self) -> list[str]:
         """Re-read the rows of documents written since the last look; return their ids."""
@@ -356,9 +356,9 @@ class LexicalIndex:
             [self._doc_codes.setdefault(m[1], len(self._doc_codes)) for m in meta],
             dtype=np.int32)])[order]
         self.valid_from = np.concatenate([self.valid_from[keep],
-                                          _days([m[2] for m in meta], 0)])[order]
+                                          day_numbers([m[2] for m in meta], 0)])[order]
         self.valid_to = np.concatenate([self.valid_to[keep],
-                                        _days([m[3] for m in meta], OPEN_END)])[order]
+                                        day_numbers([m[3] for m in meta], OPEN_END)])[order]
         self.length = np.concatenate([self.length[keep], *lengths])[order]
         self.unigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(uni),
                               len(self.vocab))
@@ -408,16 +408,8 @@ class LexicalIndex:
 
     def mask(self, doc_ids: Sequence[str] | None, as_of: date | None) -> npt.NDArray[np.bool_]:
         """Rows in force now (or on ``as_of``) within ``doc_ids``."""
-        if as_of is None:
-            keep = self.valid_to == OPEN_END
-        else:
-            day = as_of.toordinal()
-            keep = (self.valid_from <= day) & (self.valid_to > day)
-        if doc_ids is not None:
-            codes = np.array([self._doc_codes[d] for d in doc_ids if d in self._doc_codes],
-                             dtype=np.int32)
-            keep &= np.isin(self.codes, codes)
-        return np.asarray(keep, dtype=np.bool_)
+        return allowed_rows(self.codes, self.valid_from, self.valid_to, self._doc_codes,
+                            doc_ids, as_of)
 
     def _phrase(self, text: str) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Rows holding the phrase and its weighted frequency in each."""
@@ -476,10 +468,6 @@ class LexicalIndex:
         return list(zip(self.rowids[candidates[order]].tolist(), found[order].tolist(),
                         strict=True))
 
-
-def _days(values: list[str | None], open_value: int) -> npt.NDArray[np.int32]:
-    return np.array([date.fromisoformat(v).toordinal() if v else open_value for v in values],
-                    dtype=np.int32)
 
 
 def _count(rows: IntArray, terms: IntArray, weights: npt.NDArray[np.float64],
