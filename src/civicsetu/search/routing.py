@@ -19,6 +19,7 @@ When nothing is implied the caller searches every document with no preference.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -45,13 +46,14 @@ def stem(word: str) -> str:
     return w[:7] if len(w) > 7 else w.rstrip("s")
 
 
-def title_initials(title: str) -> set[str]:
+@functools.lru_cache(maxsize=8192)  # every ask checks every title (answer/evidence)
+def title_initials(title: str) -> frozenset[str]:
     """Initials of a title's words, with and without its filler words and a final "Act"."""
     words = [w for w in _WORD.findall(re.sub(r",?\s*\d{4}\s*$", "", title))]
     if words and words[0].lower() == "the":  # "The Right to Information Act": RTI, not TRTI
         words = words[1:]
     if len(words) < 2:
-        return set()
+        return frozenset()
     content = [w for w in words if w.lower() not in _TITLE_FILLER]
     out = set()
     for seq in (words, content, [w for w in words if w.lower() not in {"act", "code"}],
@@ -63,7 +65,7 @@ def title_initials(title: str) -> set[str]:
         # (Regulation and Development) Act" is called RERA (Real Estate Regulation Act).
         for k in range(2, len(content)):
             out.add("".join(w[0] for w in content[:k]).upper() + words[-1][0].upper())
-    return {i for i in out if 3 <= len(i) <= 6}
+    return frozenset(i for i in out if 3 <= len(i) <= 6)
 
 
 @dataclass(slots=True)
