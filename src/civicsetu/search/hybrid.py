@@ -10,6 +10,7 @@ other chunks so the answerer sees whole provisions, not fragments.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
@@ -61,6 +62,20 @@ class Searcher:
         self._documents: list[DocumentInfo] | None = None
         self._router: Router | None = None
         self._reranker: Reranker | None = None
+        # The question is embedded on this thread while BM25 runs on the caller's:
+        # onnxruntime releases the GIL, so on two cores the two overlap.
+        self._embed_thread: ThreadPoolExecutor | None = None
+
+    def _embed_async(self, text: str) -> Future[tuple[Vectors, float]]:
+        """Start embedding ``text``; the future gives the vector and the milliseconds."""
+        if self._embed_thread is None:
+            self._embed_thread = ThreadPoolExecutor(1, thread_name_prefix="query-embed")
+
+        def embed() -> tuple[Vectors, float]:
+            t = time.perf_counter()
+            return self.embedder.embed_query(text), _ms(t)
+
+        return self._embed_thread.submit(embed)
 
     @property
     def reranker(self) -> Reranker:
@@ -118,12 +133,10 @@ class Searcher:
         analysis.implied_docs = implied
         timings["analyze"] = _ms(t0)
 
-        query_vector = None
-        if mode in ("hybrid", "dense"):
-            t = time.perf_counter()
-            query_vector = self.embedder.embed_query(analysis.dense_text)
-            timings["embed"] = _ms(t)
-        lists, best_cosine = self._lists(analysis, mode, query_vector, allowed, as_of, timings)
+        pending = (self._embed_async(analysis.dense_text) if mode in ("hybrid", "dense")
+                   else None)
+        lists, best_cosine = self._lists(analysis, mode, pending, allowed, as_of, timings)
+        query_vector = pending.result()[0] if pending is not None else None
 
         t = time.perf_counter()
         named_for_boost = analysis.named_docs if mode != "bm25" else []
@@ -184,11 +197,13 @@ class Searcher:
                              "`civicsetu documents` lists what is there")
         return {d.id for d in docs}
 
-    def _lists(self, analysis: QueryAnalysis, mode: Mode, query_vector: Vectors | None,
+    def _lists(self, analysis: QueryAnalysis, mode: Mode,
+               query_vector: Vectors | Future[tuple[Vectors, float]] | None,
                allowed: set[str], as_of: date | None = None,
                timings: dict[str, float] | None = None,
                ) -> tuple[list[list[int]], float | None]:
-        """Ranked chunk rowids from BM25 (unless dense-only) and dense (given a vector)."""
+        """Ranked chunk rowids from BM25 (unless dense-only) and dense (given a vector, or
+        a vector still being computed, awaited after BM25)."""
         lists: list[list[int]] = []
         best_cosine: float | None = None
         if mode != "dense":
@@ -196,6 +211,12 @@ class Searcher:
             lists.append(self._keyword(analysis, allowed, as_of))
             if timings is not None:
                 timings["bm25"] = _ms(t)
+        if isinstance(query_vector, Future):
+            t = time.perf_counter()
+            query_vector, embed_ms = query_vector.result()
+            if timings is not None:
+                timings["embed"] = embed_ms  # on its own thread, beside BM25
+                timings["embed_wait"] = _ms(t)
         if query_vector is not None:
             t = time.perf_counter()
             dense, best_cosine = self._dense(query_vector, allowed, as_of)
