@@ -19,7 +19,7 @@ from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
-from civicsetu.search.query import QueryAnalysis, analyze, fts_query
+from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
@@ -61,6 +61,7 @@ class Searcher:
         self.settings = settings
         self._documents: list[DocumentInfo] | None = None
         self._router: Router | None = None
+        self._aliases: AliasTable | None = None
         self._reranker: Reranker | None = None
         # The question is embedded on this thread while BM25 runs on the caller's:
         # onnxruntime releases the GIL, so on two cores the two overlap.
@@ -91,10 +92,18 @@ class Searcher:
             self._documents = self.store.documents()
         return self._documents
 
+    @property
+    def aliases(self) -> AliasTable:
+        """The documents' names, prepared once for matching questions against."""
+        if self._aliases is None:
+            self._aliases = AliasTable.of(self.documents)
+        return self._aliases
+
     def forget_documents(self) -> None:
         """Read the document list again on the next search (another process changed it)."""
         self._documents = None
         self._router = None
+        self._aliases = None
 
     @property
     def router(self) -> Router:
@@ -126,7 +135,8 @@ class Searcher:
         t0 = time.perf_counter()
         allowed = self._allowed_docs(filters)
         as_of = filters.as_of if filters else None
-        analysis = analyze(query, [d for d in self.documents if d.id in allowed])
+        analysis = analyze(query, self.aliases,
+                           allowed if len(allowed) < len(self.documents) else None)
         implied = self.route(analysis, allowed) if len(allowed) > 1 else []
         implied += [d for d in prefer_docs or [] if d in allowed and d not in implied
                     and d not in analysis.named_docs]

@@ -467,17 +467,19 @@ class LexicalIndex:
             return []
         bound = sum(t[2] for t in terms) * (K1 + 1.0)
         scores = np.zeros(len(self.rowids), dtype=np.float64)
-        seen: IntArray = np.zeros(0, dtype=np.int64)
+        # A phrase this short costs less to score in full than a check would save.
+        short = max(4 * limit, len(scores) // 64)
         rest: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.float32], float]] = []
         candidates: IntArray | None = None
         for done, (pos, freq, idf) in enumerate(terms, start=1):
             scores[pos] += self._gain(pos, freq, idf)
             bound -= idf * (K1 + 1.0)
-            if prune and len(seen) + len(pos) > len(scores) // 4:
-                prune = False  # the rows in play are most rows: nothing left to save
-            if not prune or done == len(terms):
+            if not prune or done == len(terms) or len(terms[done][0]) <= short:
                 continue
-            seen = np.union1d(seen, pos) if done > 1 else pos.astype(np.int64)
+            seen = np.flatnonzero(scores)  # every gain is > 0: the rows touched so far
+            if len(seen) > len(scores) // 4:
+                prune = False  # the rows in play are most rows: nothing left to save
+                continue
             allowed = seen[self._allowed(seen, doc_ids, as_of)]
             if len(allowed) < limit:
                 continue
