@@ -19,7 +19,7 @@ from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
-from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query
+from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, dense_text, fts_query
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
@@ -135,6 +135,10 @@ class Searcher:
         t0 = time.perf_counter()
         allowed = self._allowed_docs(filters)
         as_of = filters.as_of if filters else None
+        # The question is embedded as asked (no analysis needed), so the embedding starts
+        # first and overlaps the analysis, the routing and BM25.
+        pending = (self._embed_async(dense_text(query)) if mode in ("hybrid", "dense")
+                   else None)
         analysis = analyze(query, self.aliases,
                            allowed if len(allowed) < len(self.documents) else None)
         implied = self.route(analysis, allowed) if len(allowed) > 1 else []
@@ -143,8 +147,6 @@ class Searcher:
         analysis.implied_docs = implied
         timings["analyze"] = _ms(t0)
 
-        pending = (self._embed_async(analysis.dense_text) if mode in ("hybrid", "dense")
-                   else None)
         lists, best_cosine = self._lists(analysis, mode, pending, allowed, as_of, timings)
         query_vector = pending.result()[0] if pending is not None else None
 

@@ -53,7 +53,12 @@ class QueryAnalysis:
 
     @property
     def dense_text(self) -> str:
-        return self.query
+        return dense_text(self.query)
+
+
+def dense_text(query: str) -> str:
+    """What the dense retriever embeds for a question: the question as asked."""
+    return query
 
 
 @lru_cache(maxsize=65536)
