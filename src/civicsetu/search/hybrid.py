@@ -154,7 +154,8 @@ class Searcher:
         named_for_boost = analysis.named_docs if mode != "bm25" else []
         if mode == "bm25":
             analysis.implied_docs = []
-        hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs)
+        fetched: dict[int, ChunkRow] = {}
+        hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs, fetched)
         if self.settings.graph_expansion and wants_graph(analysis):
             seeds = self._pinned(analysis, allowed, hits, as_of) + hits
             neighbours = graph_list(self.store, analysis, seeds, allowed)
@@ -165,7 +166,7 @@ class Searcher:
                 graph_ranked = lead + [r for r in neighbours if r not in lead]
                 weights = [1.0] * len(lists) + [GRAPH_WEIGHT]
                 hits = self._hits(self._fuse([*lists, graph_ranked], weights), named_for_boost,
-                                  analysis.implied_docs)
+                                  analysis.implied_docs, fetched)
             timings["graph"] = _ms(t)
         if mode == "hybrid" and rerank:
             hits = self.reranker.rerank(analysis, lists, query_vector, hits)
@@ -178,7 +179,8 @@ class Searcher:
             # A comparison: rank each named document on its own and interleave them, so
             # one Act's many near-matches cannot crowd the other out of the top ranks.
             per_doc = [self._hits(self._fuse(self._lists(analysis, mode, query_vector, {d},
-                                                         as_of)[0]), []) for d in named]
+                                                         as_of)[0]), [], None, fetched)
+                       for d in named]
             hits = _interleave(per_doc, hits)
         pinned = self._pinned(analysis, allowed, hits, as_of)
         hits = pinned + [h for h in hits if h.provision_id not in
@@ -238,13 +240,18 @@ class Searcher:
         return lists, best_cosine
 
     def _hits(self, fused: dict[int, float], named_docs: list[str],
-              implied_docs: list[str] | None = None) -> list[Hit]:
-        """Fetch the fused chunks once; prefer named (then implied) documents; one hit per
-        provision."""
+              implied_docs: list[str] | None = None,
+              fetched: dict[int, ChunkRow] | None = None) -> list[Hit]:
+        """Fetch the fused chunks (those not already in ``fetched``, which keeps them for
+        the next fusion of the same search); prefer named (then implied) documents; one
+        hit per provision."""
         k = self.settings.rrf_k
         implied = implied_docs or []
+        rows = {} if fetched is None else fetched
+        missing = [r for r in fused if r not in rows]
+        rows.update((row.rowid, row) for row in self.store.chunks(missing))
         scored = []
-        for row in self.store.chunks(list(fused)):
+        for row in (rows[r] for r in fused if r in rows):
             bonus = NAMED_DOC_WEIGHT / (k + 1) if row.doc_id in named_docs else \
                 IMPLIED_DOC_WEIGHT / (k + 1) if row.doc_id in implied else 0.0
             scored.append((row, fused[row.rowid] + bonus))
