@@ -127,6 +127,23 @@ class _Postings:
         s, e = int(self.ptr[term]), int(self.ptr[term + 1])
         return self.pos[s:e], self.freq[s:e]
 
+    def append(self, new_pos_of_added: IntArray,
+               added: tuple[IntArray, IntArray, npt.NDArray[np.float32]], n_terms: int) -> None:
+        """Add entries of rows numbered after every existing row: each goes at the end of
+        its term's segment, so the arrays are copied once and nothing is renumbered."""
+        rows_added, terms_added, freq_added = added
+        keys = (terms_added << 32) | new_pos_of_added[rows_added]
+        order = np.argsort(keys)
+        keys = keys[order]
+        terms = keys >> 32
+        ptr = np.concatenate([self.ptr, np.full(n_terms + 1 - len(self.ptr), self.ptr[-1],
+                                                dtype=np.int64)])
+        at = ptr[terms + 1]
+        self.pos = np.insert(self.pos, at, (keys & 0xFFFFFFFF).astype(np.int32))
+        self.freq = np.insert(self.freq, at, freq_added[order].astype(np.float32))
+        counts = np.bincount(terms, minlength=n_terms)
+        self.ptr = ptr + np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
     def rebuild(self, keep_row: npt.NDArray[np.bool_], new_pos_of_old: IntArray,
                 new_pos_of_added: IntArray, added: tuple[IntArray, IntArray,
                                                          npt.NDArray[np.float32]],
@@ -171,6 +188,7 @@ class LexicalIndex:
         self.tokenizer = Tokenizer(self.spec)
         self.changed = False  # built or refreshed since loaded: worth saving
         self.last_pruned = 0  # phrases the last search looked up instead of scoring
+        self.last_refresh = ""  # how the last change was taken in: "append" or "merge"
         self._reset()
         t = time.perf_counter()
         if self._load():
@@ -344,8 +362,16 @@ class LexicalIndex:
             gone = [self._doc_codes[d] for d in docs if d in self._doc_codes]
             keep = ~np.isin(self.codes, np.array(gone, dtype=np.int32))
         added_rowids = np.array([m[0] for m in meta], dtype=np.int64)
+        # A new document (nothing of it held, every row after the last one held) is the
+        # common write: its postings are appended, the held ones stay where they are.
+        appended = bool(keep.all()) and (len(self.rowids) == 0 or len(added_rowids) == 0
+                                         or int(added_rowids.min()) > int(self.rowids[-1]))
         rowids = np.concatenate([self.rowids[keep], added_rowids])
-        order = np.argsort(rowids, kind="stable")
+        if appended:
+            order = np.concatenate([np.arange(len(self.rowids)),
+                                    len(self.rowids) + np.argsort(added_rowids, kind="stable")])
+        else:
+            order = np.argsort(rowids, kind="stable")
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         n_kept = int(keep.sum())
@@ -361,10 +387,15 @@ class LexicalIndex:
         self.valid_to = np.concatenate([self.valid_to[keep],
                                         day_numbers([m[3] for m in meta], OPEN_END)])[order]
         self.length = np.concatenate([self.length[keep], *lengths])[order]
-        self.unigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(uni),
-                              len(self.vocab))
-        self.bigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(bi),
-                             len(self._pair_keys))
+        if appended:
+            self.unigrams.append(new_pos_of_added, _merge(uni), len(self.vocab))
+            self.bigrams.append(new_pos_of_added, _merge(bi), len(self._pair_keys))
+        else:
+            self.unigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(uni),
+                                  len(self.vocab))
+            self.bigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(bi),
+                                 len(self._pair_keys))
+        self.last_refresh = "append" if appended else "merge"
         self._set_norm()
 
     def _set_norm(self) -> None:
