@@ -97,6 +97,16 @@ class AliasTable:
         return sorted(found)
 
 
+# Non-ASCII letters that re.IGNORECASE matches to ASCII ones (after str.lower()).
+_ASCII_TWINS = str.maketrans({"ı": "i", "ſ": "s"})
+
+
+def _fold(text: str) -> str:
+    """Lower-cased as the name index holds names, with "İ" (lower: "i" + a combining dot),
+    "ı" and "ſ" as the ASCII letters a case-insensitive regex takes them for."""
+    return text.lower().replace("i\u0307", "i").translate(_ASCII_TWINS)
+
+
 def named_documents(query: str, documents: Sequence[DocumentInfo] | AliasTable,
                     allowed: Collection[str] | None = None) -> list[tuple[str, int, int]]:
     """(doc_id, start, end) for every mention of a document's alias, longest alias first
@@ -104,15 +114,14 @@ def named_documents(query: str, documents: Sequence[DocumentInfo] | AliasTable,
     table = documents if isinstance(documents, AliasTable) else AliasTable.of(documents)
     found: list[tuple[str, int, int]] = []
     taken: list[tuple[int, int]] = []
-    # A substring test on the lower-cased query rules out most candidates before their
-    # regex runs; it is exact for ASCII text, and non-ASCII names or queries always take
-    # the regex.
-    lowered = query.lower()
-    ascii_query = query.isascii()
-    numbers = table.candidates(lowered) if ascii_query else range(len(table.entries))
-    for number in numbers:
+    # Only names starting with one of the question's words can match, and of those a
+    # substring test on the folded question rules out most before their regex runs. Both
+    # are exact for ASCII names (the regex's case-insensitive matching is mirrored by
+    # _fold); non-ASCII names always take the regex.
+    lowered = _fold(query)
+    for number in table.candidates(lowered):
         alias, alias_lower, ascii_alias, doc_id = table.entries[number]
-        if ascii_query and ascii_alias and alias_lower not in lowered:
+        if ascii_alias and alias_lower not in lowered:
             continue
         if allowed is not None and doc_id not in allowed:
             continue
