@@ -61,6 +61,8 @@ CONFIGS = [
     Config("window 128 tokens, batch 8", max_tokens=128),
     Config("window 128, 2 workers x 1 thread", max_tokens=128, workers=2),
     Config("wordllama (static, 256-d)", embedder="wordllama", batch=64),
+    Config("window 160, 2 workers x 1 thread", max_tokens=160, workers=2),
+    Config("window 192, 2 workers x 1 thread", max_tokens=192, workers=2),
 ]
 
 _worker: Embedder | None = None
