@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from civicsetu.answer.evidence import assess
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
 from civicsetu.answer.verify import fold, verify_citations
+from civicsetu.errors import NotFoundError
 from civicsetu.guard.injection import screen
 from civicsetu.ingest.chunker import SENTENCE_END, display_path
 from civicsetu.search.hybrid import SearchResult
@@ -114,6 +115,8 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
                 fitting.append(u)
                 budget -= len(u.text)
         chosen = [chosen[0], *fitting, *chosen[1:]][:max_quotes + len(fitting)]
+        chosen = _with_rules_of_provisos(chosen, store, result.as_of, max_chars)
+        chosen = _with_referents(chosen, result, store, max_chars)
     titles = {d.id: d.title for d in documents}
     section_titles = _section_titles(chosen, store, result.as_of)
     citations = [_citation(u, titles, section_titles) for u in chosen]
@@ -194,6 +197,114 @@ def completions(lead: _Unit, store: Store, as_of: date | None,
                          lead.score))
         if len(out) >= MAX_COMPLETIONS:
             break
+    return out
+
+
+def _own_unit(p: Provision, store: Store, as_of: date | None, like: _Unit) -> _Unit | None:
+    """The first quotable span of ``p``'s own text (its sub-provisions left out unless
+    its own text only introduces them), ranked like ``like``; None if nothing to quote."""
+    family = store.provisions_of_section(p.doc_id, p.section, as_of)
+    own_end = next((q.start for q in family if q.parent_path == p.path and q.start > p.start),
+                   p.end)
+    if own_end < p.end and _opens_list(p.text[:own_end - p.start]) and \
+            p.end - p.start <= MAX_QUOTE_CHARS:
+        own_end = p.end
+    spans = _sentences(p.text, p.start, p.start, own_end)
+    if not spans:
+        return None
+    s, e = spans[0]
+    return _Unit(p, s, e, p.text[s - p.start:e - p.start], like.rank, like.pinned, like.score)
+
+
+_PROVISO = re.compile(r"^(?:Provided|Explanation)\b")
+
+
+def _with_rules_of_provisos(chosen: list[_Unit], store: Store, as_of: date | None,
+                            max_chars: int) -> list[_Unit]:
+    """A proviso or explanation quoted from the middle of a long provision is shown after
+    the rule it qualifies (the provision's opening sentence): "Provided that ..." read
+    alone drops the rule, e.g. a penalty's amount and cap before its hearing proviso."""
+    out: list[_Unit] = []
+    shown = {(u.provision.id, u.start) for u in chosen}
+    added = False
+    strong = _strong(chosen)
+    for u in chosen:
+        if u in strong and _PROVISO.match(u.text) and u.start > u.provision.start:
+            rule = _own_unit(u.provision, store, as_of, u)
+            if rule is not None and rule.start < u.start and \
+                    (rule.provision.id, rule.start) not in shown:
+                out.append(rule)
+                shown.add((rule.provision.id, rule.start))
+                added = True
+        out.append(u)
+    if not added:
+        return out
+    # The rule outranks the weakest quotes: drop them from the end to keep the budget.
+    while len(out) > 2 and sum(len(u.text) for u in out) > max_chars:
+        out.pop()
+    return out
+
+
+def _strong(chosen: list[_Unit]) -> list[_Unit]:
+    """The quotes that answer on their own merit: the lead and any scoring at least
+    ``KEEP_RELATIVE`` of the best (not the weaker ones kept for another part's words)."""
+    best = max((u.score for u in chosen), default=0.0)
+    return [u for i, u in enumerate(chosen) if i == 0 or u.score >= KEEP_RELATIVE * best]
+
+
+MAX_REFERENTS = 2
+REFERENT_SECTIONS = 10
+
+
+def _with_referents(chosen: list[_Unit], result: SearchResult, store: Store,
+                    max_chars: int) -> list[_Unit]:
+    """Provisions a quote refers to by number, shown after it: a sibling sub-section
+    ("the period specified in sub-section (1)") always, another section only when the
+    retrieval also found it among its first ``REFERENT_SECTIONS`` sections (the question
+    bears on it). At most ``MAX_REFERENTS``, within the character budget."""
+    retrieved = list(dict.fromkeys(f"{h.doc_id}#{section_of(h.provision_path)}"
+                                   for h in result.hits))[:REFERENT_SECTIONS]
+    shown = {u.provision.id for u in chosen}
+    budget = max_chars - sum(len(u.text) for u in chosen)
+    added = 0
+    out: list[_Unit] = []
+    strong = _strong(chosen)
+    for u in chosen:
+        out.append(u)
+        if added >= MAX_REFERENTS or u not in strong:
+            continue
+        quote = " ".join(u.text.split())
+        # The quote's provision and the sub-provisions inside the quoted span print them.
+        printers = [p.id for p in store.provisions_of_section(
+            u.provision.doc_id, u.provision.section, result.as_of)
+            if (p.path == u.provision.path or p.path.startswith(u.provision.path + "("))
+            and p.start < u.end and p.end > u.start]
+        edges = [e for pid in printers for e in store.edges(pid, "out", ["REFERENCES"])]
+        for edge in edges:
+            if added >= MAX_REFERENTS or edge.dst in shown or "#" not in edge.dst:
+                continue
+            if edge.text and " ".join(edge.text.split()) not in quote:
+                continue  # printed in a part of the provision this quote does not show
+            doc_id, _, path = edge.dst.partition("#")
+            same_section = doc_id == u.provision.doc_id and \
+                section_of(path) == u.provision.section
+            if not same_section and (path == section_of(path) or
+                                     f"{doc_id}#{section_of(path)}" not in retrieved):
+                # A whole other section ("contravenes section 3") is the rule's subject,
+                # not a missing piece of it; a pinpointed one ("the account specified
+                # under sub-clause (D) of clause (l) ...") completes what the quote says.
+                continue
+            try:
+                target = store.provision(edge.dst, result.as_of)
+            except NotFoundError:
+                continue
+            ref = _own_unit(target, store, result.as_of, u)
+            if ref is None or len(ref.text) > budget:
+                continue
+            out.append(ref)
+            shown.add(edge.dst)
+            budget -= len(ref.text)
+            added += 1
     return out
 
 
