@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING
 
-from civicsetu.answer.evidence import assess
+from civicsetu.answer.evidence import assess, missing_quantity, missing_quantity_notice
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
 from civicsetu.answer.verify import fold, verify_citations
 from civicsetu.errors import NotFoundError
@@ -69,8 +69,9 @@ def without_instructions(result: SearchResult) -> SearchResult:
 def answer_extractive(result: SearchResult, store: Store,
                       documents: list[DocumentInfo], abstain_below: float,
                       complete: bool = True, confidence: Confidence | None = None,
-                      score_floor: float = 0.0) -> Answer:
-    """Quote the best verified units of the evidence, or abstain (``evidence.assess``)."""
+                      score_floor: float = 0.0, quantity_check: bool = True) -> Answer:
+    """Quote the best verified units of the evidence, or abstain (``evidence.assess``; with
+    ``quantity_check``, also when the question asks for a number the quotes never state)."""
     t0 = time.perf_counter()
     retrieved = result.hits  # reported as retrieved; only the quoting skips instructions
     result = without_instructions(result)
@@ -85,6 +86,13 @@ def answer_extractive(result: SearchResult, store: Store,
         return Answer(query, ABSTENTION, True, [], retrieved,
                       {**result.timings_ms, "answer": _ms(t0)},
                       [f"{rejected} candidate quotes failed verification"])
+    unit = missing_quantity(query, [c.quote for c in citations]) if quantity_check else None
+    if unit is not None:
+        lead = citations[0]
+        return Answer(query, ABSTENTION, True, [], retrieved,
+                      {**result.timings_ms, "answer": _ms(t0)},
+                      [*evidence.notices, missing_quantity_notice(unit, lead.label,
+                                                                   lead.title)])
     text = _compose(citations)
     return Answer(query, text, False, citations, retrieved,
                   {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
