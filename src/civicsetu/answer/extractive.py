@@ -386,7 +386,7 @@ def _choose(units: list[_Unit], max_quotes: int = MAX_QUOTES,
         sec = f"{u.provision.doc_id}#{u.provision.section}"
         if len(chosen) >= max_quotes:
             break
-        if per_section.get(sec, 0) >= 2 or total + len(u.text) > max_chars:
+        if per_section.get(sec, 0) >= 3 or total + len(u.text) > max_chars:
             continue
         chosen.append(u)
         per_section[sec] = per_section.get(sec, 0) + 1
