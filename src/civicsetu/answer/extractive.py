@@ -123,6 +123,7 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
                 fitting.append(u)
                 budget -= len(u.text)
         chosen = [chosen[0], *fitting, *chosen[1:]][:max_quotes + len(fitting)]
+        chosen = _with_penalty_of_duty(chosen, result, store, max_chars)
         chosen = _with_rules_of_provisos(chosen, store, result.as_of, max_chars)
         chosen = _with_referents(chosen, result, store, max_chars)
     titles = {d.id: d.title for d in documents}
@@ -251,6 +252,74 @@ def _with_rules_of_provisos(chosen: list[_Unit], store: Store, as_of: date | Non
     while len(out) > 2 and sum(len(u.text) for u in out) > max_chars:
         out.pop()
     return out
+
+
+_ASKS_PENALTY = re.compile(r"\b(?:penalt|punish|fine[ds]?\b|imprison|jail|prosecut)",
+                           re.IGNORECASE)
+_PENALTY_TITLE = re.compile(r"\b(?:penalt|punish|offence|fine\b)", re.IGNORECASE)
+_RESIDUAL = re.compile(r"\bany\s+other\s+provisions?\s+of\s+this\s+(?:Act|Code)",
+                       re.IGNORECASE)
+
+
+def _with_penalty_of_duty(chosen: list[_Unit], result: SearchResult, store: Store,
+                          max_chars: int) -> list[_Unit]:
+    """A question about the penalty whose best quote is a duty ("shall not accept an
+    advance ...") is shown the penalty for breaking that duty, after it: a penalty
+    provision of the same Act that names the duty's section, else the Act's residual
+    penalty ("contravenes any other provisions of this Act, other than ... section 3")
+    when it does not exclude that section and the retrieval found it."""
+    lead = chosen[0]
+    if not _ASKS_PENALTY.search(result.analysis.query):
+        return chosen
+    doc, section = lead.provision.doc_id, lead.provision.section
+    titles: dict[str, str] = {}
+
+    def title(pid: str) -> str:
+        key = pid.partition("#")[0] + "#" + section_of(pid.partition("#")[2])
+        if key not in titles:
+            try:
+                titles[key] = store.provision(key, result.as_of).title
+            except NotFoundError:
+                titles[key] = ""
+        return titles[key]
+
+    if _PENALTY_TITLE.search(title(lead.provision.id)) or any(
+            _PENALTY_TITLE.search(title(u.provision.id)) and
+            any(e.dst.startswith(f"{doc}#{section}") for e in
+                store.edges(u.provision.id, "out", ["REFERENCES"])) for u in chosen):
+        return chosen  # the lead is a penalty, or the duty's own penalty is shown
+    target: str | None = None
+    for edge in store.edges(f"{doc}#{section}", "in", ["REFERENCES"]):
+        if edge.src.startswith(f"{doc}#") and _PENALTY_TITLE.search(title(edge.src)):
+            target = edge.src
+            break
+    if target is None:
+        for hit in result.hits[:PENALTY_HITS]:
+            pid = hit.provision_id
+            if hit.doc_id != doc or not _PENALTY_TITLE.search(title(pid)) or \
+                    not _RESIDUAL.search(hit.text):
+                continue
+            excluded = {section_of(e.dst.partition("#")[2]) for e in
+                        store.edges(pid, "out", ["REFERENCES"]) if e.dst.startswith(doc)}
+            if section not in excluded:
+                target = pid
+                break
+    if target is None or any(u.provision.id == target for u in chosen):
+        return chosen
+    try:
+        provision = store.provision(target, result.as_of)
+    except NotFoundError:
+        return chosen
+    unit = _own_unit(provision, store, result.as_of, lead)
+    if unit is None:
+        return chosen
+    out = [lead, unit, *chosen[1:]]
+    while len(out) > 2 and sum(len(u.text) for u in out) > max_chars:
+        out.pop()
+    return out
+
+
+PENALTY_HITS = 10
 
 
 def _strong(chosen: list[_Unit]) -> list[_Unit]:
