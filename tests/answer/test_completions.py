@@ -84,3 +84,15 @@ def _exists(engine: Engine, full_id: str) -> bool:
     except NotFoundError:  # the Act has no such sub-section
         return False
     return True
+
+
+@pytest.mark.slow
+def test_a_penalty_question_led_by_a_duty_is_shown_that_duty_s_penalty(bundled: Engine) -> None:
+    # s.13(1) (no advance above ten per cent without an agreement) has no penalty of its
+    # own; s.61 punishes any other contravention except of sections 3 and 4.
+    answer = bundled.ask("Which RERA penalty applies when a promoter takes more than ten per "
+                         "cent of the cost as an advance without a registered agreement for "
+                         "sale?")
+    cited = [c.provision_id for c in answer.citations]
+    assert cited[:2] == [f"{RERA}#s.13(1)", f"{RERA}#s.61"]
+    assert "five per cent" in answer.citations[1].quote
