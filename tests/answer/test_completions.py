@@ -96,3 +96,15 @@ def test_a_penalty_question_led_by_a_duty_is_shown_that_duty_s_penalty(bundled: 
     cited = [c.provision_id for c in answer.citations]
     assert cited[:2] == [f"{RERA}#s.13(1)", f"{RERA}#s.61"]
     assert "five per cent" in answer.citations[1].quote
+
+
+@pytest.mark.slow
+def test_penalties_for_other_duties_are_not_shown_beside_the_lead_penalty(
+        bundled: Engine) -> None:
+    # s.59 punishes breaking s.3; s.62 punishes agents under ss.9-10 and s.61 excludes s.3.
+    answer = bundled.ask("What is the penalty for not registering a real estate project?")
+    cited = {c.provision_id for c in answer.citations}
+    assert {f"{RERA}#s.59(1)", f"{RERA}#s.59(2)"} <= cited
+    assert not cited & {f"{RERA}#s.62", f"{RERA}#s.61"}
+    see_also = answer.text.split("See also", 1)[1].split("\n", 1)[0]
+    assert "Section 62" not in see_also and "Section 61" not in see_also

@@ -124,6 +124,7 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
                 budget -= len(u.text)
         chosen = [chosen[0], *fitting, *chosen[1:]][:max_quotes + len(fitting)]
         chosen = _with_penalty_of_duty(chosen, result, store, max_chars)
+        chosen = _without_other_duties_penalties(chosen, result, store)
         chosen = _with_rules_of_provisos(chosen, store, result.as_of, max_chars)
         chosen = _with_referents(chosen, result, store, max_chars)
     titles = {d.id: d.title for d in documents}
@@ -320,6 +321,45 @@ def _with_penalty_of_duty(chosen: list[_Unit], result: SearchResult, store: Stor
 
 
 PENALTY_HITS = 10
+
+
+def _named_sections(u: _Unit, store: Store, as_of: date | None) -> set[str]:
+    """Sections of the unit's own Act that the quoted span refers to ("section 3")."""
+    family = store.provisions_of_section(u.provision.doc_id, u.provision.section, as_of)
+    printers = [p.id for p in family
+                if (p.path == u.provision.path or p.path.startswith(u.provision.path + "("))
+                and p.start < u.end and p.end > u.start] or [u.provision.id]
+    doc = u.provision.doc_id
+    return {section_of(e.dst.partition("#")[2]) for pid in printers
+            for e in store.edges(pid, "out", ["REFERENCES"])
+            if e.dst.startswith(f"{doc}#")} - {u.provision.section}
+
+
+def _without_other_duties_penalties(chosen: list[_Unit], result: SearchResult,
+                                    store: Store) -> list[_Unit]:
+    """When the lead quote is the penalty for breaking named sections ("contravenes
+    section 3"), another penalty of the same Act that punishes only other sections
+    ("section 9 or section 10"), or the residual one that excludes the lead's ("other than
+    ... section 3"), does not bear on the question and is not shown."""
+    lead = chosen[0]
+    if not _ASKS_PENALTY.search(result.analysis.query):
+        return chosen
+    doc = lead.provision.doc_id
+    lead_title = store.provision(f"{doc}#{lead.provision.section}", result.as_of).title
+    duties = _named_sections(lead, store, result.as_of)
+    if not _PENALTY_TITLE.search(lead_title) or not duties:
+        return chosen
+    out = [lead]
+    for u in chosen[1:]:
+        if u.provision.doc_id == doc and u.provision.section != lead.provision.section:
+            title = store.provision(f"{doc}#{u.provision.section}", result.as_of).title
+            named = _named_sections(u, store, result.as_of)
+            if _PENALTY_TITLE.search(title) and named and (
+                    named.isdisjoint(duties) if not _RESIDUAL.search(u.text)
+                    else not named.isdisjoint(duties)):
+                continue
+        out.append(u)
+    return out
 
 
 def _strong(chosen: list[_Unit]) -> list[_Unit]:
