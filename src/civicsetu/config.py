@@ -291,6 +291,15 @@ class Settings(BaseSettings):
                     "tools/abstention_curve.py, docs/EVALUATION.md).",
     )
 
+    # --- answer completeness and the quantity check (issue 12, q12d) -----------------------
+    quantity_check: bool = Field(
+        default=True,
+        description="Abstain when the question asks for a number of days, weeks, months or "
+                    "years, or a percentage (\"how many months\", \"what percentage\"), "
+                    "and none of the chosen quotes states one (answer/evidence.py "
+                    "missing_quantity; the no-LLM answer).",
+    )
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"

@@ -171,7 +171,9 @@ class Engine:
             result = self.search(query, k=max(k or self.settings.top_k, 10), mode=mode,
                                  filters=filters)
             answer = answer_extractive(result, self.store, self.searcher.documents,
-                                       self.settings.abstain_below)
+                                       self.settings.abstain_below,
+                                       self.settings.complete_answers,
+                                       quantity_check=self.settings.quantity_check)
             answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return annotate(answer, self.store)
         from civicsetu.review.route import contract_answer  # contract questions (issue 11)

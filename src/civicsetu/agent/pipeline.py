@@ -295,7 +295,8 @@ class Agent:
             answer = answer_extractive(result, self.store, self.searcher.documents,
                                        self.abstain_below, settings.complete_answers,
                                        confidence if settings.calibrated_abstention
-                                       else None, settings.answer_score_floor)
+                                       else None, settings.answer_score_floor,
+                                       settings.quantity_check)
             if self.llm is not None and state.get("llm_error"):
                 answer.notices.append(state["llm_error"])
             elif self.llm is not None and state.get("problems"):

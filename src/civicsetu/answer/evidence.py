@@ -11,6 +11,11 @@ Three signals, each cheap and explainable:
   ``Settings.answer_score_floor`` when the caller computed it, else the best dense match
   is below ``Settings.abstain_below`` (both chosen on the dev set; docs/EVALUATION.md).
 A question that names a provision that exists is always answered from it.
+
+After the quotes are chosen, one more check (``missing_quantity``): a question that asks
+for a number of days, weeks, months or years, or for a percentage, is not answered by
+quotes that state no such number (a grace period the Acts never fix is not answered by
+the provisions on delay interest).
 """
 
 from __future__ import annotations
@@ -20,10 +25,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from civicsetu.answer.messages import (
+    MISSING_QUANTITY_NOTICE,
     NEAREST_CENTRAL_NOTICE,
     STATE_INSTRUMENT_NOTICE,
     UNKNOWN_TERM_NOTICE,
 )
+from civicsetu.answer.numbers import canonical
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.search.lexicon import LAY_TO_STATUTE
@@ -130,3 +137,32 @@ def _unknown_names(query: str, store: Store,
         return []
     df = store.term_document_frequency([w.lower() for w in words])
     return [w for w in words if df.get(w.lower(), 0) == 0]
+
+
+_ASKS_QUANTITY = re.compile(
+    r"\bhow\s+many\s+(?:more\s+)?(?P<unit>days|weeks|months|years)\b"
+    r"|\b(?:what|which)\s+(?P<percent>percentage|per\s*cent)", re.IGNORECASE)
+
+
+def missing_quantity(query: str, quotes: list[str]) -> str | None:
+    """The unit a question asks a number of ("how many months", "what percentage") when
+    none of ``quotes`` states a number of it; None when it asks for none or one is stated.
+    Numbers are compared in canonical form ("three months" = "3 months")."""
+    m = _ASKS_QUANTITY.search(query)
+    if m is None:
+        return None
+    if m.group("percent"):
+        unit, stated = "per cent", re.compile(r"\b\d+(?:\.\d+)?\s+per cent\b")
+    else:
+        unit = m.group("unit").lower()
+        # "thirty days", "3 calendar months", "six clear days" all state a number of them.
+        stated = re.compile(rf"\b\d+(?:\.\d+)?\s+(?:[a-z]+\s+)?{unit[:-1]}s?\b",
+                            re.IGNORECASE)
+    if any(stated.search(canonical(q)) for q in quotes):
+        return None
+    return unit
+
+
+def missing_quantity_notice(unit: str, label: str, title: str) -> str:
+    """What to tell the user when the quotes state no number of ``unit``."""
+    return MISSING_QUANTITY_NOTICE.format(unit=unit, label=label, title=title)

@@ -20,6 +20,12 @@ NEAREST_CENTRAL_NOTICE = "The nearest central provision in the corpus is {label}
 
 UNKNOWN_TERM_NOTICE = "The corpus never mentions {terms}."
 
+MISSING_QUANTITY_NOTICE = (
+    "The question asks for a number of {unit}, but none of the provisions found for it "
+    "states one (the Acts may leave it to rules, regulations or the agreement). The nearest "
+    "provision is {label} ({title})."
+)
+
 OUT_OF_SCOPE_DRAFTING = (
     "CivicSetu finds and quotes the law; it does not draft notices, petitions, agreements "
     "or other documents. Ask what the law says about the matter instead."
