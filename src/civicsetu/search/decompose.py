@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from civicsetu.search.lexicon import LAY_TO_STATUTE
+from civicsetu.search.lexicon import LAY_TO_STATUTE, focus_terms
 from civicsetu.search.query import named_documents
 from civicsetu.types import Hit, section_of
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 MAX_PARTS = 3
 MIN_PART_WORDS = 1
+FUSION_K = 60  # the reciprocal-rank constant of the fusion (as in search/hybrid.py)
 _LEAD = (r"(?:if\s+\w+\s+\w+,?\s+)?(?:where|what|which|who|whom|whose|how|when|why|whether|"
          r"can|could|is|are|does|do|did|should|must|will|would|may|in\s+which|within\s+what|"
          r"under\s+which|by\s+when)\b")
@@ -121,6 +122,7 @@ def decompose(question: str, mentions: list[str]) -> list[SubQuestion]:
         keep += [a for a in actors if not re.search(rf"\b{re.escape(a)}\b", low)]
         if len(content_words(part)) < 3:
             keep += [w for w in subject if w not in low]
+        keep += [t for t in focus_terms(part) if t.lower() not in low]
         extra = " ".join(dict.fromkeys(keep))
         out.append(SubQuestion(f"{part} ({extra})" if extra else part, part))
     return out
@@ -132,38 +134,67 @@ def _first_question(parts: list[str]) -> str:
     return sentences[-1] if sentences else parts[0]
 
 
-def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], window: int = 5,
-                  depth: int = 1) -> list[Hit]:
-    """The whole question's ranking, with each part that it leaves uncovered given a place.
+def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | None = None,
+                  window: int = 5, depth: int = 3, keep: int = 2) -> list[Hit]:
+    """The whole question's ranking and its parts' rankings fused, each part given a place.
 
-    Coverage is counted in sections, as a reader (and the evaluation) counts it: a part is
-    covered when the section of one of its best ``depth`` provisions is among the whole
-    ranking's first ``window`` sections. For each uncovered part, its best provision from
-    a section not yet placed is moved in just after the whole ranking's leader(s), in the
-    order the parts were asked; the whole ranking's own order is kept otherwise. Scores
-    are rewritten to stay monotone in the new order (callers read them as a ranking)."""
-    top_secs = list(dict.fromkeys(_section_key(h) for h in whole))[:window]
-    taken = set(top_secs)
+    Counted in sections, as a reader (and the evaluation) counts them. The whole
+    question's leader(s) stay first. The rest are ordered by reciprocal-rank fusion in
+    which the whole question's ranking weighs as much as all its parts together (each
+    part ``1/len(parts)``), so a section that the whole question and its parts agree on
+    rises, and one only a single view found sinks. The parts were searched in ``docs``
+    (the question's Acts): a section the whole question found in another Act does not
+    vote, it keeps a place after them. Then coverage: a part none of whose first
+    ``depth`` sections is among the first ``window`` gets its best section placed just
+    after the leader(s), in the order the parts were asked. Scores are rewritten to stay
+    monotone in the new order (callers read them as a ranking)."""
+    if not parts:
+        return whole
+    # A section is scored by the ranks of its sections in each list; its first provision
+    # carries that score, its other provisions their own (provision-level) one, so one
+    # section's many sub-sections cannot crowd the other sections out of the first places.
+    sec_score: dict[str, float] = {}
+    prov_score: dict[str, float] = {}
+    for weight, ranked in [(1.0, whole), *((1.0 / len(parts), p) for p in parts)]:
+        voters = [h for h in ranked if ranked is not whole or not docs or h.doc_id in docs]
+        for rank, key in enumerate(dict.fromkeys(_section_key(h) for h in voters)):
+            sec_score[key] = sec_score.get(key, 0.0) + weight / (FUSION_K + rank)
+        for rank, h in enumerate(voters):
+            prov_score[h.provision_id] = (prov_score.get(h.provision_id, 0.0)
+                                          + weight / (FUSION_K + rank))
+    lead = whole[:max(keep, sum(1 for h in whole if h.pinned))]
+    pool: dict[str, Hit] = {}
+    for h in [*whole, *(h for p in parts for h in p)]:
+        pool.setdefault(h.provision_id, h)
+    for h in lead:
+        pool.pop(h.provision_id, None)
+    score: dict[str, float] = {}
+    represented = {_section_key(h) for h in lead}
+    for h in pool.values():
+        key = _section_key(h)
+        if key in represented:
+            score[h.provision_id] = prov_score.get(h.provision_id, 0.0)
+        else:
+            represented.add(key)
+            score[h.provision_id] = sec_score.get(key, 0.0)
+    ordered = lead + sorted(pool.values(), key=lambda h: -score[h.provision_id])
+    top = list(dict.fromkeys(_section_key(h) for h in ordered))[:window]
+    placed = {_section_key(h) for h in lead}
     inserts: list[Hit] = []
     for ranked in parts:
-        if any(_section_key(h) in top_secs for h in ranked[:depth]):
+        best = list(dict.fromkeys(_section_key(h) for h in ranked))[:depth]
+        if not best or any(k in top or k in placed for k in best):
             continue
-        for h in ranked:
-            if _section_key(h) not in taken:
-                inserts.append(h)
-                taken.add(_section_key(h))
-                break
-    if not inserts:
-        return whole
-    lead = max(1, sum(1 for h in whole if h.pinned))
-    out: dict[str, Hit] = {}
-    for h in [*whole[:lead], *inserts, *whole[lead:], *(h for p in parts for h in p)]:
-        out.setdefault(h.provision_id, h)
-    ordered = list(out.values())
-    top = max((h.score for h in ordered), default=0.0)
+        inserts.append(next(h for h in ranked if _section_key(h) == best[0]))
+        placed.add(best[0])
+    if inserts:
+        keys = {h.provision_id for h in inserts}
+        ordered = lead + inserts + [h for h in ordered[len(lead):] if h.provision_id not in keys]
+    ordered = [replace(h) for h in ordered]
+    top_score = max((h.score for h in ordered), default=0.0)
     for i, h in enumerate(ordered):
         if not h.pinned:
-            h.score = top / (1 + i * 0.01)
+            h.score = top_score / (1 + i * 0.01)
     return ordered
 
 
@@ -198,7 +229,7 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     # the compensation?") would otherwise match any Act that uses its words.
     part_filters = scoped(filters, prefer)
     parts = [searcher.search(s.text, k=k, filters=part_filters) for s in subs]
-    hits = coverage_fuse(whole.hits, [p.hits for p in parts])
+    hits = coverage_fuse(whole.hits, [p.hits for p in parts], prefer)
     timings = dict(whole.timings_ms)
     timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
     return replace(whole, hits=hits[:max(k, 1)], timings_ms=timings), subs
