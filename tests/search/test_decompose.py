@@ -76,6 +76,9 @@ def test_the_whole_questions_hits_in_another_act_do_not_vote() -> None:
     assert set(in_act[4:]) == {"s.9", "s.8"}  # kept, after the question's Act
     voting = _paths(coverage_fuse(whole, parts))  # without docs they vote
     assert voting.index("s.9") < voting.index("s.5")
+    # A guessed Act (nothing named): the other Act's hits keep half a vote and may lead.
+    guessed = _paths(coverage_fuse(whole, parts, ["a"], other_weight=0.5))
+    assert guessed[:3] == ["s.1", "s.9", "s.2"]
 
 
 def test_a_part_missing_from_the_top_gets_a_place_after_the_leader() -> None:

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 MAX_PARTS = 3
 MIN_PART_WORDS = 1
 FUSION_K = 60  # the reciprocal-rank constant of the fusion (as in search/hybrid.py)
+# When no Act is named or implied, the parts are searched in the Act of the whole
+# question's best hit: a guess. The whole question's hits in other Acts then still vote,
+# at this share of their weight (a wrong guess must not silence the right Act).
+GUESSED_OTHER_WEIGHT = 0.5
 _LEAD = (r"(?:if\s+\w+\s+\w+,?\s+)?(?:where|what|which|who|whom|whose|how|when|why|whether|"
          r"can|could|is|are|does|do|did|should|must|will|would|may|in\s+which|within\s+what|"
          r"under\s+which|by\s+when)\b")
@@ -135,7 +139,8 @@ def _first_question(parts: list[str]) -> str:
 
 
 def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | None = None,
-                  window: int = 5, depth: int = 3, keep: int = 2) -> list[Hit]:
+                  window: int = 5, depth: int = 3, keep: int = 2,
+                  other_weight: float = 0.0) -> list[Hit]:
     """The whole question's ranking and its parts' rankings fused, each part given a place.
 
     Counted in sections, as a reader (and the evaluation) counts them. The whole
@@ -145,8 +150,9 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     which the whole question's ranking weighs as much as all its parts together (each
     part ``1/len(parts)``), so a section that the whole question and its parts agree on
     rises, and one only a single view found sinks. The parts were searched in ``docs``
-    (the question's Acts): a section the whole question found in another Act does not
-    vote, it keeps a place after them. Then coverage: a part none of whose first
+    (the question's Acts): a section the whole question found in another Act votes with
+    ``other_weight`` of its weight (0: it keeps a place after them), and leads only when
+    it is the whole question's best. Then coverage: a part none of whose first
     ``depth`` sections is among the first ``window`` gets its best section placed just
     after the leader(s), in the order the parts were asked. Scores are rewritten to stay
     monotone in the new order (callers read them as a ranking)."""
@@ -158,19 +164,23 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     sec_score: dict[str, float] = {}
     prov_score: dict[str, float] = {}
     for weight, ranked in [(1.0, whole), *((1.0 / len(parts), p) for p in parts)]:
-        voters = [h for h in ranked if ranked is not whole or not docs or h.doc_id in docs]
-        for rank, key in enumerate(dict.fromkeys(_section_key(h) for h in voters)):
-            sec_score[key] = sec_score.get(key, 0.0) + weight / (FUSION_K + rank)
+        def vote(h: Hit, weight: float = weight, ranked: list[Hit] = ranked) -> float:
+            other = ranked is whole and bool(docs) and h.doc_id not in (docs or [])
+            return weight * other_weight if other else weight
+
+        voters = [h for h in ranked if vote(h) > 0]
+        for rank, (key, h) in enumerate(_first_per_section(voters)):
+            sec_score[key] = sec_score.get(key, 0.0) + vote(h) / (FUSION_K + rank)
         for rank, h in enumerate(voters):
             prov_score[h.provision_id] = (prov_score.get(h.provision_id, 0.0)
-                                          + weight / (FUSION_K + rank))
+                                          + vote(h) / (FUSION_K + rank))
     # The lead: pinned provisions, the whole question's best, and its next ones up to
     # ``keep`` from the parts' Acts (another Act's hit is no better a lead than a vote).
     lead = [h for i, h in enumerate(whole) if h.pinned or i == 0]
     for h in whole[1:]:
         if len(lead) >= keep:
             break
-        if not h.pinned and (not docs or h.doc_id in docs):
+        if not h.pinned and (not docs or other_weight > 0 or h.doc_id in docs):
             lead.append(h)
     pool: dict[str, Hit] = {}
     for h in [*whole, *(h for p in parts for h in p)]:
@@ -207,6 +217,14 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     return ordered
 
 
+def _first_per_section(hits: list[Hit]) -> list[tuple[str, Hit]]:
+    """(section key, its first hit) for each section of ``hits``, in order."""
+    first: dict[str, Hit] = {}
+    for h in hits:
+        first.setdefault(_section_key(h), h)
+    return list(first.items())
+
+
 def _section_key(hit: Hit) -> str:
     return f"{hit.doc_id}#{section_of(hit.provision_path)}"
 
@@ -238,7 +256,12 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     # the compensation?") would otherwise match any Act that uses its words.
     part_filters = scoped(filters, prefer)
     parts = [searcher.search(s.text, k=k, filters=part_filters) for s in subs]
-    hits = coverage_fuse(whole.hits, [p.hits for p in parts], prefer)
+    # Only a named or implied Act silences the whole question's other Acts in the fusion:
+    # the fallback above is a guess from one hit, and in a large library that hit is
+    # often a look-alike Act, while the whole question's other hits are the right one.
+    routed = whole.analysis.named_docs + whole.analysis.implied_docs
+    hits = coverage_fuse(whole.hits, [p.hits for p in parts], prefer,
+                         other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT)
     timings = dict(whole.timings_ms)
     timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
     return replace(whole, hits=hits[:max(k, 1)], timings_ms=timings), subs
