@@ -144,9 +144,9 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     """The whole question's ranking and its parts' rankings fused, each part given a place.
 
     Counted in sections, as a reader (and the evaluation) counts them. The whole
-    question's first ``keep`` provisions (pinned ones, then its best in ``docs``) stay
-    first: the answer quotes from the top, and the whole question's words rank its best
-    evidence best. The rest are ordered by reciprocal-rank fusion in
+    question's first ``keep`` provisions (pinned ones, then its best; from ``docs`` only
+    when ``other_weight`` is 0) stay first: the answer quotes from the top, and the whole
+    question's words rank its best evidence best. The rest are ordered by reciprocal-rank fusion in
     which the whole question's ranking weighs as much as all its parts together (each
     part ``1/len(parts)``), so a section that the whole question and its parts agree on
     rises, and one only a single view found sinks. The parts were searched in ``docs``
@@ -175,7 +175,7 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
             prov_score[h.provision_id] = (prov_score.get(h.provision_id, 0.0)
                                           + vote(h) / (FUSION_K + rank))
     # The lead: pinned provisions, the whole question's best, and its next ones up to
-    # ``keep`` from the parts' Acts (another Act's hit is no better a lead than a vote).
+    # ``keep`` (from the parts' Acts when another Act's hits have no vote).
     lead = [h for i, h in enumerate(whole) if h.pinned or i == 0]
     for h in whole[1:]:
         if len(lead) >= keep:
