@@ -142,16 +142,18 @@ def test_tokenizer_is_the_fts_tables_own() -> None:
         "the", "landlord", "s", "duti", "sub", "section", "2", "cafe"]
 
 
+QUESTIONS = ["What is the penalty if a promoter does not register a real estate project?",
+             "Can a buyer's complaint about a flat go to the consumer commission?",
+             "How long does the collector have to make an award after the declaration?",
+             "Who appoints the information commissioner and for how long?"]
+
+
 @pytest.mark.slow
 def test_bundle_rankings_equal_fts5(bundled_home: Path) -> None:
     """Every dev-style question's top 60 on the bundled Acts, as FTS5 ranks it."""
     memory_store = SQLiteStore(bundled_home / "civicsetu.db")
     fts = _fts(bundled_home)
-    questions = ["What is the penalty if a promoter does not register a real estate project?",
-                 "Can a buyer's complaint about a flat go to the consumer commission?",
-                 "How long does the collector have to make an award after the declaration?",
-                 "Who appoints the information commissioner and for how long?"]
-    for question in questions:
+    for question in QUESTIONS:
         analysis = analyze(question, [])
         query = fts_query(analysis.terms + [w for e in analysis.expansions for w in e.split()])
         memory = memory_store.keyword_search(query, 60)
@@ -159,3 +161,35 @@ def test_bundle_rankings_equal_fts5(bundled_home: Path) -> None:
         _same(memory, fts.keyword_search(query, 60))
     memory_store.close()
     fts.close()
+
+
+def test_a_new_document_is_appended_as_a_full_build_would_hold_it(tmp_path: Path) -> None:
+    """Adding a document appends its postings (no renumbering, no merge of every entry);
+    the result holds, term by term, what building from scratch holds."""
+    home = tmp_path / "home"
+    with Engine(Settings(home=home)) as engine:
+        engine.ingest(_acts(tmp_path, 2))
+        assert engine.store.keyword_search(QUERIES[1], 5)
+        index = engine.store._lexical_index()  # type: ignore[attr-defined]
+        engine.ingest(_acts(tmp_path, 2, offset=2))
+        engine.store.keyword_search(QUERIES[1], 5)
+        assert index.last_refresh == "append" and len(index.stamps) == 4
+        conn = sqlite3.connect(home / "civicsetu.db")
+        fresh = LexicalIndex(conn, None)
+        assert list(index.rowids) == list(fresh.rowids)
+        assert index.vocab.keys() == fresh.vocab.keys()
+        for term, tid in fresh.vocab.items():
+            pos, freq = fresh.unigrams.get(tid)
+            mine, my_freq = index.unigrams.get(index.vocab[term])
+            assert list(index.rowids[mine]) == list(fresh.rowids[pos]), term
+            assert list(my_freq) == list(freq), term
+        for query in QUERIES:
+            phrases = parse_or_query(query)
+            assert phrases is not None
+            assert index.search(phrases, 20, None, None) == fresh.search(phrases, 20, None,
+                                                                          None)
+        # A changed document is merged (its old rows go): the general path.
+        engine.ingest(_acts(tmp_path, 1, offset=0, change=" or more"))
+        engine.store.keyword_search(QUERIES[1], 5)
+        assert index.last_refresh == "merge"
+        conn.close()

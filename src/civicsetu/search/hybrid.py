@@ -18,7 +18,7 @@ from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
-from civicsetu.search.query import QueryAnalysis, analyze, fts_query
+from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
@@ -60,6 +60,7 @@ class Searcher:
         self.settings = settings
         self._documents: list[DocumentInfo] | None = None
         self._router: Router | None = None
+        self._aliases: AliasTable | None = None
         self._reranker: Reranker | None = None
 
     @property
@@ -76,10 +77,18 @@ class Searcher:
             self._documents = self.store.documents()
         return self._documents
 
+    @property
+    def aliases(self) -> AliasTable:
+        """The documents' names, prepared once for matching questions against."""
+        if self._aliases is None:
+            self._aliases = AliasTable.of(self.documents)
+        return self._aliases
+
     def forget_documents(self) -> None:
         """Read the document list again on the next search (another process changed it)."""
         self._documents = None
         self._router = None
+        self._aliases = None
 
     @property
     def router(self) -> Router:
@@ -111,13 +120,17 @@ class Searcher:
         t0 = time.perf_counter()
         allowed = self._allowed_docs(filters)
         as_of = filters.as_of if filters else None
-        analysis = analyze(query, [d for d in self.documents if d.id in allowed])
+        analysis = analyze(query, self.aliases,
+                           allowed if len(allowed) < len(self.documents) else None)
         implied = self.route(analysis, allowed) if len(allowed) > 1 else []
         implied += [d for d in prefer_docs or [] if d in allowed and d not in implied
                     and d not in analysis.named_docs]
         analysis.implied_docs = implied
         timings["analyze"] = _ms(t0)
 
+        # Embedding the question runs alone: onnxruntime already spreads one question over
+        # both cores, and embedding it beside BM25 on another thread made both slower at
+        # 91k chunks (embed 8.8 -> 13.0 ms, BM25 2.4 -> 7.0 ms; docs/BENCHMARKS.md).
         query_vector = None
         if mode in ("hybrid", "dense"):
             t = time.perf_counter()
@@ -129,7 +142,8 @@ class Searcher:
         named_for_boost = analysis.named_docs if mode != "bm25" else []
         if mode == "bm25":
             analysis.implied_docs = []
-        hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs)
+        fetched: dict[int, ChunkRow] = {}
+        hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs, fetched)
         if self.settings.graph_expansion and wants_graph(analysis):
             seeds = self._pinned(analysis, allowed, hits, as_of) + hits
             neighbours = graph_list(self.store, analysis, seeds, allowed)
@@ -140,7 +154,7 @@ class Searcher:
                 graph_ranked = lead + [r for r in neighbours if r not in lead]
                 weights = [1.0] * len(lists) + [GRAPH_WEIGHT]
                 hits = self._hits(self._fuse([*lists, graph_ranked], weights), named_for_boost,
-                                  analysis.implied_docs)
+                                  analysis.implied_docs, fetched)
             timings["graph"] = _ms(t)
         if mode == "hybrid" and rerank:
             hits = self.reranker.rerank(analysis, lists, query_vector, hits)
@@ -153,7 +167,8 @@ class Searcher:
             # A comparison: rank each named document on its own and interleave them, so
             # one Act's many near-matches cannot crowd the other out of the top ranks.
             per_doc = [self._hits(self._fuse(self._lists(analysis, mode, query_vector, {d},
-                                                         as_of)[0]), []) for d in named]
+                                                         as_of)[0]), [], None, fetched)
+                       for d in named]
             hits = _interleave(per_doc, hits)
         pinned = self._pinned(analysis, allowed, hits, as_of)
         hits = pinned + [h for h in hits if h.provision_id not in
@@ -205,13 +220,18 @@ class Searcher:
         return lists, best_cosine
 
     def _hits(self, fused: dict[int, float], named_docs: list[str],
-              implied_docs: list[str] | None = None) -> list[Hit]:
-        """Fetch the fused chunks once; prefer named (then implied) documents; one hit per
-        provision."""
+              implied_docs: list[str] | None = None,
+              fetched: dict[int, ChunkRow] | None = None) -> list[Hit]:
+        """Fetch the fused chunks (those not already in ``fetched``, which keeps them for
+        the next fusion of the same search); prefer named (then implied) documents; one
+        hit per provision."""
         k = self.settings.rrf_k
         implied = implied_docs or []
+        rows = {} if fetched is None else fetched
+        missing = [r for r in fused if r not in rows]
+        rows.update((row.rowid, row) for row in self.store.chunks(missing))
         scored = []
-        for row in self.store.chunks(list(fused)):
+        for row in (rows[r] for r in fused if r in rows):
             bonus = NAMED_DOC_WEIGHT / (k + 1) if row.doc_id in named_docs else \
                 IMPLIED_DOC_WEIGHT / (k + 1) if row.doc_id in implied else 0.0
             scored.append((row, fused[row.rowid] + bonus))

@@ -127,6 +127,23 @@ class _Postings:
         s, e = int(self.ptr[term]), int(self.ptr[term + 1])
         return self.pos[s:e], self.freq[s:e]
 
+    def append(self, new_pos_of_added: IntArray,
+               added: tuple[IntArray, IntArray, npt.NDArray[np.float32]], n_terms: int) -> None:
+        """Add entries of rows numbered after every existing row: each goes at the end of
+        its term's segment, so the arrays are copied once and nothing is renumbered."""
+        rows_added, terms_added, freq_added = added
+        keys = (terms_added << 32) | new_pos_of_added[rows_added]
+        order = np.argsort(keys)
+        keys = keys[order]
+        terms = keys >> 32
+        ptr = np.concatenate([self.ptr, np.full(n_terms + 1 - len(self.ptr), self.ptr[-1],
+                                                dtype=np.int64)])
+        at = ptr[terms + 1]
+        self.pos = np.insert(self.pos, at, (keys & 0xFFFFFFFF).astype(np.int32))
+        self.freq = np.insert(self.freq, at, freq_added[order].astype(np.float32))
+        counts = np.bincount(terms, minlength=n_terms)
+        self.ptr = ptr + np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
     def rebuild(self, keep_row: npt.NDArray[np.bool_], new_pos_of_old: IntArray,
                 new_pos_of_added: IntArray, added: tuple[IntArray, IntArray,
                                                          npt.NDArray[np.float32]],
@@ -170,6 +187,7 @@ class LexicalIndex:
         self.spec = tokenize_spec(conn)
         self.tokenizer = Tokenizer(self.spec)
         self.changed = False  # built or refreshed since loaded: worth saving
+        self.last_refresh = ""  # how the last change was taken in: "append" or "merge"
         self._reset()
         t = time.perf_counter()
         if self._load():
@@ -343,8 +361,16 @@ class LexicalIndex:
             gone = [self._doc_codes[d] for d in docs if d in self._doc_codes]
             keep = ~np.isin(self.codes, np.array(gone, dtype=np.int32))
         added_rowids = np.array([m[0] for m in meta], dtype=np.int64)
+        # A new document (nothing of it held, every row after the last one held) is the
+        # common write: its postings are appended, the held ones stay where they are.
+        appended = bool(keep.all()) and (len(self.rowids) == 0 or len(added_rowids) == 0
+                                         or int(added_rowids.min()) > int(self.rowids[-1]))
         rowids = np.concatenate([self.rowids[keep], added_rowids])
-        order = np.argsort(rowids, kind="stable")
+        if appended:
+            order = np.concatenate([np.arange(len(self.rowids)),
+                                    len(self.rowids) + np.argsort(added_rowids, kind="stable")])
+        else:
+            order = np.argsort(rowids, kind="stable")
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         n_kept = int(keep.sum())
@@ -360,10 +386,15 @@ class LexicalIndex:
         self.valid_to = np.concatenate([self.valid_to[keep],
                                         day_numbers([m[3] for m in meta], OPEN_END)])[order]
         self.length = np.concatenate([self.length[keep], *lengths])[order]
-        self.unigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(uni),
-                              len(self.vocab))
-        self.bigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(bi),
-                             len(self._pair_keys))
+        if appended:
+            self.unigrams.append(new_pos_of_added, _merge(uni), len(self.vocab))
+            self.bigrams.append(new_pos_of_added, _merge(bi), len(self._pair_keys))
+        else:
+            self.unigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(uni),
+                                  len(self.vocab))
+            self.bigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(bi),
+                                 len(self._pair_keys))
+        self.last_refresh = "append" if appended else "merge"
         self._set_norm()
 
     def _set_norm(self) -> None:
@@ -406,11 +437,6 @@ class LexicalIndex:
 
     # --- search -----------------------------------------------------------------------
 
-    def mask(self, doc_ids: Sequence[str] | None, as_of: date | None) -> npt.NDArray[np.bool_]:
-        """Rows in force now (or on ``as_of``) within ``doc_ids``."""
-        return allowed_rows(self.codes, self.valid_from, self.valid_to, self._doc_codes,
-                            doc_ids, as_of)
-
     def _phrase(self, text: str) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Rows holding the phrase and its weighted frequency in each."""
         tokens = self.tokenizer.tokens(text)
@@ -432,42 +458,63 @@ class LexicalIndex:
             pos, freq = common.astype(np.int32), np.minimum(freq[i], other_freq[j])
         return pos, freq
 
-    def search(self, phrases: Sequence[str], limit: int, doc_ids: Sequence[str] | None,
-               as_of: date | None) -> list[tuple[int, float]]:
-        """The ``limit`` best rows by BM25 (higher is better), as FTS5 ranks them."""
+    def _terms(self, phrases: Sequence[str],
+               ) -> list[tuple[npt.NDArray[np.int32], npt.NDArray[np.float32], float]]:
+        """Each phrase found in the index: its rows, weighted frequencies and IDF."""
         n = len(self.rowids)
-        if n == 0 or limit <= 0:
-            return []
-        scores = np.zeros(n, dtype=np.float64)
-        touched: list[npt.NDArray[np.int32]] = []
+        out = []
         for text in phrases:
             pos, freq = self._phrase(text)
             if len(pos) == 0:
                 continue
             hits = len(pos)
             idf = math.log((n - hits + 0.5) / (hits + 0.5))
-            if idf <= 0.0:
-                idf = 1e-6
-            f = freq.astype(np.float64)
-            scores[pos] += idf * ((f * (K1 + 1.0)) / (f + self._norm[pos]))
-            touched.append(pos)
-        if not touched:
+            out.append((pos, freq, idf if idf > 0.0 else 1e-6))
+        return out
+
+    def _gain(self, rows: npt.NDArray[np.int32] | IntArray, freq: npt.NDArray[np.float32],
+              idf: float) -> npt.NDArray[np.float64]:
+        """One phrase's BM25 contribution to ``rows`` (FTS5's formula, in float64)."""
+        f = freq.astype(np.float64)
+        gain: npt.NDArray[np.float64] = idf * ((f * (K1 + 1.0)) / (f + self._norm[rows]))
+        return gain
+
+    def search(self, phrases: Sequence[str], limit: int, doc_ids: Sequence[str] | None,
+               as_of: date | None) -> list[tuple[int, float]]:
+        """The ``limit`` best rows by BM25 (higher is better), as FTS5 ranks them."""
+        if len(self.rowids) == 0 or limit <= 0:
             return []
-        candidates = np.flatnonzero(scores) if len(touched) > 1 else touched[0]
-        candidates = candidates[self.mask(doc_ids, as_of)[candidates]]
+        terms = self._terms(phrases)
+        if not terms:
+            return []
+        # One weighted bincount over every phrase's postings (1.4x faster than a gather
+        # and scatter per phrase at 10^6 chunks); it sums each row's gains in phrase
+        # order, as adding them one phrase at a time does, so the scores are identical.
+        scores = np.bincount(np.concatenate([pos for pos, _, _ in terms]),
+                             weights=np.concatenate([self._gain(*t) for t in terms]),
+                             minlength=len(self.rowids))
+        # every gain is > 0, so the rows scored are the nonzero ones
+        touched = np.flatnonzero(scores) if len(terms) > 1 else terms[0][0].astype(np.int64)
+        # the filters are evaluated on these rows only, not on every row of the library
+        candidates = touched[self._allowed(touched, doc_ids, as_of)]
         if len(candidates) == 0:
             return []
         found = scores[candidates]
         if len(candidates) > limit:
             cut = np.argpartition(-found, limit - 1)[:limit]
             # rows tied with the last one kept are all considered, so ties break by rowid
-            floor = found[cut].min()
-            cut = np.flatnonzero(found >= floor)
+            least = found[cut].min()
+            cut = np.flatnonzero(found >= least)
             candidates, found = candidates[cut], found[cut]
-        order = np.lexsort((self.rowids[candidates], -found))[:limit]
-        return list(zip(self.rowids[candidates[order]].tolist(), found[order].tolist(),
+        ranked = np.lexsort((self.rowids[candidates], -found))[:limit]
+        return list(zip(self.rowids[candidates[ranked]].tolist(), found[ranked].tolist(),
                         strict=True))
 
+    def _allowed(self, rows: npt.NDArray[np.int64], doc_ids: Sequence[str] | None,
+                 as_of: date | None) -> npt.NDArray[np.bool_]:
+        """Which of ``rows`` pass the filters (computed for these rows only)."""
+        return allowed_rows(self.codes[rows], self.valid_from[rows], self.valid_to[rows],
+                            self._doc_codes, doc_ids, as_of)
 
 
 def _count(rows: IntArray, terms: IntArray, weights: npt.NDArray[np.float64],
