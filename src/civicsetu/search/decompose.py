@@ -8,9 +8,14 @@ it names or implies (passed as a preference to the search) and the parties it me
 (builder, allottee, agent ...), so "where must I appeal?" is still asked about the
 consumer complaint against the builder.
 
+Each part is also searched with the statute's words for what its question form asks
+(``lexicon.QUESTION_FOCUS``: "who decides ..." -> "adjudicating officer"), since a part's
+own words rarely name the provision that answers it.
+
 Fusion is coverage-aware rather than a plain reciprocal-rank fusion of everything: the
-whole question's ranking leads, and the best new provision of each sub-question is
-placed in the top ranks before the whole question's tail, so no part is crowded out.
+whole question's first provisions lead, the rest are ordered by how far the whole
+question and its parts agree, and a part left out of the top ranks gets its best section
+placed there, so no part is crowded out (``coverage_fuse``).
 """
 
 from __future__ import annotations
@@ -146,9 +151,9 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     Counted in sections, as a reader (and the evaluation) counts them. The whole
     question's first ``keep`` provisions (pinned ones, then its best; from ``docs`` only
     when ``other_weight`` is 0) stay first: the answer quotes from the top, and the whole
-    question's words rank its best evidence best. The rest are ordered by reciprocal-rank fusion in
-    which the whole question's ranking weighs as much as all its parts together (each
-    part ``1/len(parts)``), so a section that the whole question and its parts agree on
+    question's words rank its best evidence best. The rest are ordered by reciprocal-rank
+    fusion in which the whole question's ranking weighs as much as all its parts together
+    (each part ``1/len(parts)``), so a section that the whole question and its parts agree on
     rises, and one only a single view found sinks. The parts were searched in ``docs``
     (the question's Acts): a section the whole question found in another Act votes with
     ``other_weight`` of its weight (0: it keeps a place after them), and leads only when
@@ -256,9 +261,10 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     # the compensation?") would otherwise match any Act that uses its words.
     part_filters = scoped(filters, prefer)
     parts = [searcher.search(s.text, k=k, filters=part_filters) for s in subs]
-    # Only a named or implied Act silences the whole question's other Acts in the fusion:
+    # Only a named or implied Act silences the whole question's other Acts in the fusion;
     # the fallback above is a guess from one hit, and in a large library that hit is
-    # often a look-alike Act, while the whole question's other hits are the right one.
+    # often a look-alike Act while the whole question's other hits are the right one, so
+    # they keep part of their vote.
     routed = whole.analysis.named_docs + whole.analysis.implied_docs
     hits = coverage_fuse(whole.hits, [p.hits for p in parts], prefer,
                          other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT)

@@ -4,6 +4,10 @@ People ask about "builders", "flats" and "fines"; Indian statutes say "promoter"
 "apartment" and "penalty". BM25 only matches words, so a question's lay terms are
 expanded with their statutory counterparts. Entries are general legal vocabulary, not
 answers to particular questions; add to them when a user's wording is missed.
+
+``QUESTION_FOCUS`` maps question forms ("who decides", "which court", "how fast") to the
+words of the provisions that answer them; it is used for the parts of a several-part
+question only (search/decompose.py).
 """
 
 from __future__ import annotations
