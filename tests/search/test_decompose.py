@@ -3,7 +3,13 @@
 import pytest
 
 from civicsetu.engine import Engine
-from civicsetu.search.decompose import coverage_fuse, decompose, search_decomposed, split_parts
+from civicsetu.search.decompose import (
+    SubQuestion,
+    coverage_fuse,
+    decompose,
+    search_decomposed,
+    split_parts,
+)
 from civicsetu.types import Hit
 from tests.conftest import RERA
 
@@ -38,31 +44,75 @@ def _hit(doc: str, path: str, score: float) -> Hit:
                score=score)
 
 
-def test_an_uncovered_part_gets_a_top_place_and_covered_ones_change_nothing() -> None:
+def _paths(hits: list[Hit]) -> list[str]:
+    return [h.provision_path for h in hits]
+
+
+def test_no_parts_leaves_the_whole_ranking_alone() -> None:
+    whole = [_hit("a", f"s.{i}", 1 / i) for i in range(1, 6)]
+    assert coverage_fuse(whole, []) == whole
+
+
+def test_a_section_the_whole_and_its_parts_agree_on_rises() -> None:
     whole = [_hit("a", f"s.{i}", 1 / i) for i in range(1, 11)]
-    covered = [_hit("a", "s.2", 1.0), _hit("a", "s.30", 0.5)]
-    assert coverage_fuse(whole, [covered]) == whole
-    uncovered = [_hit("a", "s.40", 1.0), _hit("a", "s.41", 0.9)]
-    fused = coverage_fuse(whole, [covered, uncovered])
-    ids = [h.provision_path for h in fused]
-    assert ids[:3] == ["s.1", "s.40", "s.2"] and "s.41" in ids
+    # Both parts rank s.6 first: it overtakes s.3, which only one part found; the whole
+    # question's first two stay first.
+    parts = [[_hit("a", "s.6", 1.0), _hit("a", "s.3", 0.5)],
+             [_hit("a", "s.6", 1.0), _hit("a", "s.4", 0.5)]]
+    fused = coverage_fuse(whole, parts)
+    assert _paths(fused)[:3] == ["s.1", "s.2", "s.6"]
+    assert _paths(coverage_fuse(whole, parts, keep=1))[1] == "s.6"
     assert [h.score for h in fused] == sorted((h.score for h in fused), reverse=True)
+    assert [h.score for h in whole] == [1 / i for i in range(1, 11)]  # inputs untouched
+
+
+def test_the_whole_questions_hits_in_another_act_do_not_vote() -> None:
+    whole = [_hit("a", "s.1", 1.0), _hit("b", "s.9", 0.9), _hit("b", "s.8", 0.8),
+             _hit("a", "s.2", 0.7)]
+    parts = [[_hit("a", "s.1", 1.0), _hit("a", "s.5", 0.9)],
+             [_hit("a", "s.2", 1.0), _hit("a", "s.6", 0.9)]]
+    in_act = _paths(coverage_fuse(whole, parts, ["a"]))
+    assert in_act[:4] == ["s.1", "s.2", "s.5", "s.6"]  # s.9 is not kept as a lead either
+    assert set(in_act[4:]) == {"s.9", "s.8"}  # kept, after the question's Act
+    voting = _paths(coverage_fuse(whole, parts))  # without docs they vote
+    assert voting.index("s.9") < voting.index("s.5")
+    # A guessed Act (nothing named): the other Act's hits keep half a vote and may lead.
+    guessed = _paths(coverage_fuse(whole, parts, ["a"], other_weight=0.5))
+    assert guessed[:3] == ["s.1", "s.9", "s.2"]
+
+
+def test_a_part_missing_from_the_top_gets_a_place_after_the_leader() -> None:
+    whole = [_hit("a", f"s.{i}", 1 / i) for i in range(1, 11)]
+    covered = [_hit("a", "s.30", 1.0), _hit("a", "s.2", 0.5)]  # s.2 is in its top 3
+    uncovered = [_hit("a", "s.40", 1.0), _hit("a", "s.41", 0.9), _hit("a", "s.42", 0.8)]
+    fused = _paths(coverage_fuse(whole, [covered, uncovered]))
+    assert fused[:3] == ["s.1", "s.2", "s.40"]
+    assert "s.30" not in fused[:5] and "s.41" in fused
 
 
 def test_coverage_is_counted_in_sections() -> None:
     whole = [_hit("a", "s.1", 1.0), _hit("a", "s.2(1)", 0.9), _hit("a", "s.2(2)", 0.8),
              _hit("a", "s.3", 0.7), _hit("a", "s.4", 0.6), _hit("a", "s.5", 0.5),
              _hit("a", "s.6", 0.4)]
-    # The part's best is a sibling sub-section of a section already in the top five.
-    assert coverage_fuse(whole, [[_hit("a", "s.2(3)", 1.0)]]) == whole
-    # An uncovered part places its best provision from a section not yet shown, so a
-    # second sub-section of a placed section does not take the slot.
-    fused = coverage_fuse(whole, [[_hit("a", "s.6(1)", 1.0), _hit("a", "s.3(2)", 0.9),
-                                   _hit("a", "s.9", 0.8)]])
-    assert [h.provision_path for h in fused][:2] == ["s.1", "s.6(1)"]
-    fused = coverage_fuse(whole, [[_hit("a", "s.7", 1.0)], [_hit("a", "s.7(2)", 1.0),
-                                                             _hit("a", "s.8", 0.5)]])
-    assert [h.provision_path for h in fused][:3] == ["s.1", "s.7", "s.8"]
+    # The part's best is a sibling sub-section of a section in the top five: covered, so
+    # nothing is placed before the section's own best provision.
+    fused = _paths(coverage_fuse(whole, [[_hit("a", "s.2(3)", 1.0)]]))
+    assert fused[:2] == ["s.1", "s.2(1)"] and fused.index("s.2(3)") < fused.index("s.3")
+    # Two parts whose best is the same uncovered section place it once.
+    fused = _paths(coverage_fuse(whole, [[_hit("a", "s.9", 1.0)], [_hit("a", "s.9(2)", 1.0)]]))
+    assert fused[:3] == ["s.1", "s.2(1)", "s.9"]
+
+
+def test_a_part_is_searched_with_the_words_of_what_answers_it() -> None:
+    q = "What can I claim for the delay, and who decides the compensation?"
+    subs = decompose(q, [])
+    assert len(subs) == 2
+    assert "adjudicating officer" in subs[1].text and "adjudicating" not in subs[0].text
+    q = "What punishment can follow, and in which court is the offence tried?"
+    assert "cognizance" in decompose(q, [])[1].text
+    # A one-part question is not changed: the question-form words are for parts only.
+    assert decompose("Who decides the compensation?", []) == [
+        SubQuestion("Who decides the compensation?", "Who decides the compensation?")]
 
 
 @pytest.mark.slow
@@ -74,6 +124,19 @@ def test_each_part_of_a_two_part_question_is_in_the_top_five(bundled: Engine) ->
     top = [h.provision_id for h in result.hits[:5]]
     assert any(p.startswith(f"{RERA}#s.59") for p in top)
     assert any(p.startswith(f"{RERA}#s.43") for p in top)  # the pre-deposit proviso
+
+
+@pytest.mark.slow
+def test_a_which_court_part_finds_the_section_on_cognizance(bundled: Engine) -> None:
+    # The part's own words ("which court can try") never say "cognizance"; the question
+    # form brings the statute's words, and the fusion keeps the part in the top five.
+    q = ("A promoter ignored the Authority's orders for months. What punishment can follow, "
+         "and which court can try the offence?")
+    result, subs = search_decomposed(bundled.searcher, q, k=10)
+    assert len(subs) == 2 and "cognizance" in subs[1].text
+    top = [h.provision_id for h in result.hits[:5]]
+    assert any(p.startswith(f"{RERA}#s.80") for p in top)
+    assert any(p.startswith(f"{RERA}#s.63") for p in top)  # the penalty part kept too
 
 
 def test_a_difference_between_two_things_gives_each_its_part() -> None:

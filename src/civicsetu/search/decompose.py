@@ -8,9 +8,14 @@ it names or implies (passed as a preference to the search) and the parties it me
 (builder, allottee, agent ...), so "where must I appeal?" is still asked about the
 consumer complaint against the builder.
 
+Each part is also searched with the statute's words for what its question form asks
+(``lexicon.QUESTION_FOCUS``: "who decides ..." -> "adjudicating officer"), since a part's
+own words rarely name the provision that answers it.
+
 Fusion is coverage-aware rather than a plain reciprocal-rank fusion of everything: the
-whole question's ranking leads, and the best new provision of each sub-question is
-placed in the top ranks before the whole question's tail, so no part is crowded out.
+whole question's first provisions lead, the rest are ordered by how far the whole
+question and its parts agree, and a part left out of the top ranks gets its best section
+placed there, so no part is crowded out (``coverage_fuse``).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from civicsetu.search.lexicon import LAY_TO_STATUTE
+from civicsetu.search.lexicon import LAY_TO_STATUTE, focus_terms
 from civicsetu.search.query import named_documents
 from civicsetu.types import Hit, section_of
 
@@ -28,6 +33,11 @@ if TYPE_CHECKING:
 
 MAX_PARTS = 3
 MIN_PART_WORDS = 1
+FUSION_K = 60  # the reciprocal-rank constant of the fusion (as in search/hybrid.py)
+# When no Act is named or implied, the parts are searched in the Act of the whole
+# question's best hit: a guess. The whole question's hits in other Acts then still vote,
+# at this share of their weight (a wrong guess must not silence the right Act).
+GUESSED_OTHER_WEIGHT = 0.5
 _LEAD = (r"(?:if\s+\w+\s+\w+,?\s+)?(?:where|what|which|who|whom|whose|how|when|why|whether|"
          r"can|could|is|are|does|do|did|should|must|will|would|may|in\s+which|within\s+what|"
          r"under\s+which|by\s+when)\b")
@@ -121,6 +131,7 @@ def decompose(question: str, mentions: list[str]) -> list[SubQuestion]:
         keep += [a for a in actors if not re.search(rf"\b{re.escape(a)}\b", low)]
         if len(content_words(part)) < 3:
             keep += [w for w in subject if w not in low]
+        keep += [t for t in focus_terms(part) if t.lower() not in low]
         extra = " ".join(dict.fromkeys(keep))
         out.append(SubQuestion(f"{part} ({extra})" if extra else part, part))
     return out
@@ -132,39 +143,91 @@ def _first_question(parts: list[str]) -> str:
     return sentences[-1] if sentences else parts[0]
 
 
-def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], window: int = 5,
-                  depth: int = 1) -> list[Hit]:
-    """The whole question's ranking, with each part that it leaves uncovered given a place.
+def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | None = None,
+                  window: int = 5, depth: int = 3, keep: int = 2,
+                  other_weight: float = 0.0) -> list[Hit]:
+    """The whole question's ranking and its parts' rankings fused, each part given a place.
 
-    Coverage is counted in sections, as a reader (and the evaluation) counts it: a part is
-    covered when the section of one of its best ``depth`` provisions is among the whole
-    ranking's first ``window`` sections. For each uncovered part, its best provision from
-    a section not yet placed is moved in just after the whole ranking's leader(s), in the
-    order the parts were asked; the whole ranking's own order is kept otherwise. Scores
-    are rewritten to stay monotone in the new order (callers read them as a ranking)."""
-    top_secs = list(dict.fromkeys(_section_key(h) for h in whole))[:window]
-    taken = set(top_secs)
+    Counted in sections, as a reader (and the evaluation) counts them. The whole
+    question's first ``keep`` provisions (pinned ones, then its best; from ``docs`` only
+    when ``other_weight`` is 0) stay first: the answer quotes from the top, and the whole
+    question's words rank its best evidence best. The rest are ordered by reciprocal-rank
+    fusion in which the whole question's ranking weighs as much as all its parts together
+    (each part ``1/len(parts)``), so a section that the whole question and its parts agree on
+    rises, and one only a single view found sinks. The parts were searched in ``docs``
+    (the question's Acts): a section the whole question found in another Act votes with
+    ``other_weight`` of its weight (0: it keeps a place after them), and leads only when
+    it is the whole question's best. Then coverage: a part none of whose first
+    ``depth`` sections is among the first ``window`` gets its best section placed just
+    after the leader(s), in the order the parts were asked. Scores are rewritten to stay
+    monotone in the new order (callers read them as a ranking)."""
+    if not parts:
+        return whole
+    # A section is scored by the ranks of its sections in each list; its first provision
+    # carries that score, its other provisions their own (provision-level) one, so one
+    # section's many sub-sections cannot crowd the other sections out of the first places.
+    sec_score: dict[str, float] = {}
+    prov_score: dict[str, float] = {}
+    for weight, ranked in [(1.0, whole), *((1.0 / len(parts), p) for p in parts)]:
+        def vote(h: Hit, weight: float = weight, ranked: list[Hit] = ranked) -> float:
+            other = ranked is whole and bool(docs) and h.doc_id not in (docs or [])
+            return weight * other_weight if other else weight
+
+        voters = [h for h in ranked if vote(h) > 0]
+        for rank, (key, h) in enumerate(_first_per_section(voters)):
+            sec_score[key] = sec_score.get(key, 0.0) + vote(h) / (FUSION_K + rank)
+        for rank, h in enumerate(voters):
+            prov_score[h.provision_id] = (prov_score.get(h.provision_id, 0.0)
+                                          + vote(h) / (FUSION_K + rank))
+    # The lead: pinned provisions, the whole question's best, and its next ones up to
+    # ``keep`` (from the parts' Acts when another Act's hits have no vote).
+    lead = [h for i, h in enumerate(whole) if h.pinned or i == 0]
+    for h in whole[1:]:
+        if len(lead) >= keep:
+            break
+        if not h.pinned and (not docs or other_weight > 0 or h.doc_id in docs):
+            lead.append(h)
+    pool: dict[str, Hit] = {}
+    for h in [*whole, *(h for p in parts for h in p)]:
+        pool.setdefault(h.provision_id, h)
+    for h in lead:
+        pool.pop(h.provision_id, None)
+    score: dict[str, float] = {}
+    represented = {_section_key(h) for h in lead}
+    for h in pool.values():
+        key = _section_key(h)
+        if key in represented:
+            score[h.provision_id] = prov_score.get(h.provision_id, 0.0)
+        else:
+            represented.add(key)
+            score[h.provision_id] = sec_score.get(key, 0.0)
+    ordered = lead + sorted(pool.values(), key=lambda h: -score[h.provision_id])
+    top = list(dict.fromkeys(_section_key(h) for h in ordered))[:window]
+    placed = {_section_key(h) for h in lead}
     inserts: list[Hit] = []
     for ranked in parts:
-        if any(_section_key(h) in top_secs for h in ranked[:depth]):
+        best = list(dict.fromkeys(_section_key(h) for h in ranked))[:depth]
+        if not best or any(k in top or k in placed for k in best):
             continue
-        for h in ranked:
-            if _section_key(h) not in taken:
-                inserts.append(h)
-                taken.add(_section_key(h))
-                break
-    if not inserts:
-        return whole
-    lead = max(1, sum(1 for h in whole if h.pinned))
-    out: dict[str, Hit] = {}
-    for h in [*whole[:lead], *inserts, *whole[lead:], *(h for p in parts for h in p)]:
-        out.setdefault(h.provision_id, h)
-    ordered = list(out.values())
-    top = max((h.score for h in ordered), default=0.0)
+        inserts.append(next(h for h in ranked if _section_key(h) == best[0]))
+        placed.add(best[0])
+    if inserts:
+        keys = {h.provision_id for h in inserts}
+        ordered = lead + inserts + [h for h in ordered[len(lead):] if h.provision_id not in keys]
+    ordered = [replace(h) for h in ordered]
+    top_score = max((h.score for h in ordered), default=0.0)
     for i, h in enumerate(ordered):
         if not h.pinned:
-            h.score = top / (1 + i * 0.01)
+            h.score = top_score / (1 + i * 0.01)
     return ordered
+
+
+def _first_per_section(hits: list[Hit]) -> list[tuple[str, Hit]]:
+    """(section key, its first hit) for each section of ``hits``, in order."""
+    first: dict[str, Hit] = {}
+    for h in hits:
+        first.setdefault(_section_key(h), h)
+    return list(first.items())
 
 
 def _section_key(hit: Hit) -> str:
@@ -198,7 +261,13 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     # the compensation?") would otherwise match any Act that uses its words.
     part_filters = scoped(filters, prefer)
     parts = [searcher.search(s.text, k=k, filters=part_filters) for s in subs]
-    hits = coverage_fuse(whole.hits, [p.hits for p in parts])
+    # Only a named or implied Act silences the whole question's other Acts in the fusion;
+    # the fallback above is a guess from one hit, and in a large library that hit is
+    # often a look-alike Act while the whole question's other hits are the right one, so
+    # they keep part of their vote.
+    routed = whole.analysis.named_docs + whole.analysis.implied_docs
+    hits = coverage_fuse(whole.hits, [p.hits for p in parts], prefer,
+                         other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT)
     timings = dict(whole.timings_ms)
     timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
     return replace(whole, hits=hits[:max(k, 1)], timings_ms=timings), subs

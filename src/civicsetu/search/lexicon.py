@@ -4,9 +4,15 @@ People ask about "builders", "flats" and "fines"; Indian statutes say "promoter"
 "apartment" and "penalty". BM25 only matches words, so a question's lay terms are
 expanded with their statutory counterparts. Entries are general legal vocabulary, not
 answers to particular questions; add to them when a user's wording is missed.
+
+``QUESTION_FOCUS`` maps question forms ("who decides", "which court", "how fast") to the
+words of the provisions that answer them; it is used for the parts of a several-part
+question only (search/decompose.py).
 """
 
 from __future__ import annotations
+
+import re
 
 LAY_TO_STATUTE: dict[str, tuple[str, ...]] = {
     # parties
@@ -88,5 +94,36 @@ def expansions(query: str) -> list[str]:
     for lay, terms in LAY_TO_STATUTE.items():
         if f" {lay} " in text or f" {lay}'" in text or f" {lay}?" in text or \
                 f" {lay}," in text or f" {lay}." in text:
+            found.extend(terms)
+    return list(dict.fromkeys(found))
+
+
+# What kind of provision answers a question part, read from its question form, in the
+# words statutes use for it. A part such as "who decides the compensation?" asks for the
+# provision that gives someone the power to decide ("adjudging compensation", "the
+# adjudicating officer"); "in which court?" for the one on jurisdiction and cognizance.
+# These are applied to the parts of a several-part question only (search/decompose.py):
+# added to a whole question they pulled one-part questions off their subject.
+QUESTION_FOCUS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"\bwho\s+(?:\w+\s+){0,2}(?:decides?|determines?|fix(?:es)?|assess(?:es)?|awards?|"
+     r"quantif(?:y|ies)|adjudicates?|settles?)\b", ("adjudge", "adjudicating officer")),
+    # Where an offence is tried (not where a complaint or an appeal is filed).
+    (r"\b(?:which|what)\s+(?:\w+\s+)?(?:court|courts|magistrate)\b|"
+     r"\bwhere\s+(?:\w+\s+){0,3}(?:tried|prosecuted)\b",
+     ("court", "cognizance", "jurisdiction", "try")),
+    (r"\bwho\s+(?:can|may|could|is\s+eligible\s+to)\s+(?:head|chair|lead|become|be\s+"
+     r"appointed)\b|\beligib\w*\b|\bqualif\w*\b", ("qualifications", "appointment",
+                                                   "Chairperson")),
+    (r"\bhow\s+(?:fast|soon|quickly|long)\b|\bby\s+when\b|\bwithin\s+(?:what|which|how)\b|"
+     r"\bwhat\s+(?:is\s+the\s+)?(?:deadline|time\s+limit)\b", ("within", "period", "days")),
+)
+_FOCUS = tuple((re.compile(p, re.IGNORECASE), terms) for p, terms in QUESTION_FOCUS)
+
+
+def focus_terms(part: str) -> list[str]:
+    """Statutory words for the kind of provision that answers ``part`` (see QUESTION_FOCUS)."""
+    found: list[str] = []
+    for pattern, terms in _FOCUS:
+        if pattern.search(part):
             found.extend(terms)
     return list(dict.fromkeys(found))
