@@ -1,0 +1,68 @@
+"""A quotable unit of a provision (a span of its own text) and how spans are cut.
+
+Shared by the extractive answerer (``answer/extractive.py``), which scores and chooses
+units, and the completion rules (``answer/completions.py``), which add the units that
+finish a chosen quote's rule.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from civicsetu.ingest.chunker import SENTENCE_END
+from civicsetu.types import Provision
+
+MAX_QUOTE_CHARS = 1200
+# A quote "answers on its own merit" when it scores at least this share of the best one.
+KEEP_RELATIVE = 0.6
+_SUBSECTION_PATH = re.compile(r"^[a-z]+\.\w+\((\w{1,4})\)")
+
+
+@dataclass(slots=True)
+class Unit:
+    """A span of one provision's text, with the retrieval rank of the hit it came from."""
+
+    provision: Provision
+    start: int
+    end: int
+    text: str
+    rank: int
+    pinned: bool
+    score: float = 0.0
+    matched: dict[str, float] = field(default_factory=dict)  # question stems it holds
+
+
+def opens_list(text: str) -> bool:
+    """Does this own text end by introducing its clauses ("namely:—", "including—")?"""
+    return text.rstrip().endswith(("—", ":", ":-", "-", "–"))
+
+
+def subsection_of(path: str) -> tuple[str, str] | None:
+    """``s.59(1)(a)`` -> (``s.59(1)``, ``1``); None for a path with no sub-section."""
+    m = _SUBSECTION_PATH.match(path)
+    return (m.group(0), m.group(1)) if m else None
+
+
+def sentences(text: str, base: int, start: int, end: int) -> list[tuple[int, int]]:
+    """Absolute (start, end) spans of ``text`` between ``start`` and ``end``, sentence-cut
+    only where the span is too long to quote whole."""
+    local = text[start - base:end - base]
+    if len(local.strip()) == 0:
+        return []
+    if len(local) <= MAX_QUOTE_CHARS:
+        return [_strip(text, base, start, end)]
+    spans, pos = [], 0
+    for m in SENTENCE_END.finditer(local):
+        spans.append(_strip(text, base, start + pos, start + m.start()))
+        pos = m.end()
+    spans.append(_strip(text, base, start + pos, end))
+    return [(s, e) for s, e in spans if e - s > 20]
+
+
+def _strip(text: str, base: int, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start - base].isspace():
+        start += 1
+    while end > start and text[end - base - 1].isspace():
+        end -= 1
+    return start, end
