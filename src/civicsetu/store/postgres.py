@@ -198,6 +198,8 @@ class PostgresStore:
             if new_vectors:
                 dim = len(next(iter(new_vectors.values())))
                 ensure_vector_index(c, model_id, dim)
+            stored = c.execute("SELECT 1 FROM documents WHERE id = %s",
+                               (doc.id,)).fetchone() is not None
             valid_from = graph.supersede_changed(c, parsed, doc.effective_date or date.today())
             graph.drop_current(c, doc.id)
             c.execute(
@@ -247,9 +249,15 @@ class PostgresStore:
             if provenance is not None:
                 _write_provenance(c, doc.id, provenance)
             # In the same transaction (as SQLite): never searchable without its reference
-            # edges or its provenance. One resolver at a time across workers.
+            # edges or its provenance. One resolver at a time across workers; after the
+            # lock every document committed before is visible (READ COMMITTED). A new
+            # document changes few references (the library-size ingest case); a new
+            # version of a stored one may change any, so everything is resolved again.
             c.execute("SELECT pg_advisory_xact_lock(hashtext('resolve_references'))")
-            graph.resolve_references(c)
+            if stored:
+                graph.resolve_references(c)
+            else:
+                graph.resolve_new_document(c, doc.id)
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove a document and all that hangs off it, in one transaction: its rows

@@ -219,6 +219,11 @@ PG_MIGRATIONS: list[tuple[str, str]] = [
         );
         CREATE SEQUENCE civicsetu_data_version;
     """),
+    # Incremental reference resolution (issue 14) finds the references naming a new
+    # document by id without reading every reference.
+    ("pg0004_refs_by_target", """
+        CREATE INDEX refs_by_target_doc ON refs(target_doc);
+    """),
 ]
 
 # Every process applying migrations takes this lock first, so several API workers
