@@ -142,21 +142,15 @@ class PostgresStore:
                                  " END) FROM civicsetu_data_version").fetchone()[0])
 
     def doctor(self, fix: bool = False) -> list[Finding]:
-        """Consistency checks a server store can fail (``fix`` repairs none of them:
-        each remedy is a re-ingest or ``store migrate``)."""
-        with self._read() as c:
-            no_vector = int(c.execute(
-                "SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM embeddings e"
-                " WHERE e.text_hash = c.embed_hash)").fetchone()[0])
-            no_terms = int(c.execute(
-                "SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_terms t"
-                " WHERE t.rowid = c.rowid)").fetchone()[0])
-        return [Finding("chunks without a vector", no_vector, 0,
-                        "chunks dense search cannot find",
-                        "ingest the document again with --force" if no_vector else ""),
-                Finding("chunks missing from the keyword index", no_terms, 0,
-                        "chunks BM25 cannot find",
-                        "ingest the document again with --force" if no_terms else "")]
+        """Run the checks of ``postgres_doctor``; with ``fix`` repair in one transaction."""
+        from civicsetu.store.postgres_doctor import run_doctor
+
+        with self._pool.connection() as conn:
+            findings = run_doctor(conn, fix)
+        if fix:
+            self._stats.clear()
+            self._vector_cache.clear()
+        return findings
 
     @contextmanager
     def _transaction(self, lock: str | None = None) -> Iterator[Any]:
