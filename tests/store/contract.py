@@ -314,6 +314,9 @@ class StoreContract:
         assert len(now_ids) == versions.chunk_count()
         index = versions.vector_index(MODEL)
         assert int(index.in_force(None).sum()) == versions.chunk_count()
+        old = int(np.flatnonzero(index.rowids == old_rows[0].rowid)[0])
+        assert index.valid_to[old] != "" and date.fromisoformat(str(index.valid_to[old])) > OLD
+        assert bool(index.in_force(OLD)[old]) and not bool(index.in_force(None)[old])
 
     # --- graph ---------------------------------------------------------------------------
 

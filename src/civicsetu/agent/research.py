@@ -73,7 +73,7 @@ class Researcher:
             return ResearchRun(remembered, [], from_memory=True,
                                metrics={"steps": 0, "llm_calls": 0, "seconds": 0.0})
         mentions = [question[s:e] for _, s, e in
-                    named_documents(question, self.searcher.documents)]
+                    named_documents(question, self.searcher.aliases)]
         steps = [Step(q, _alternatives(q)) for q in plan(question, mentions)]
         scope = filters
         used: set[str] = set()

@@ -184,7 +184,7 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     subs: list[SubQuestion] = []
     if searcher.settings.decompose:
         text = split_from or query
-        mentions = [text[s:e] for _, s, e in named_documents(text, searcher.documents)]
+        mentions = [text[s:e] for _, s, e in named_documents(text, searcher.aliases)]
         subs = decompose(text, mentions)
     whole = searcher.search(query, k=k, filters=filters, rerank=len(subs) < 2)
     if len(subs) < 2:

@@ -10,6 +10,7 @@ other chunks so the answerer sees whole provisions, not fragments.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
@@ -18,7 +19,7 @@ from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
-from civicsetu.search.query import QueryAnalysis, analyze, fts_query
+from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, dense_text, fts_query
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
@@ -60,7 +61,22 @@ class Searcher:
         self.settings = settings
         self._documents: list[DocumentInfo] | None = None
         self._router: Router | None = None
+        self._aliases: AliasTable | None = None
         self._reranker: Reranker | None = None
+        # The question is embedded on this thread while BM25 runs on the caller's:
+        # onnxruntime releases the GIL, so on two cores the two overlap.
+        self._embed_thread: ThreadPoolExecutor | None = None
+
+    def _embed_async(self, text: str) -> Future[tuple[Vectors, float]]:
+        """Start embedding ``text``; the future gives the vector and the milliseconds."""
+        if self._embed_thread is None:
+            self._embed_thread = ThreadPoolExecutor(1, thread_name_prefix="query-embed")
+
+        def embed() -> tuple[Vectors, float]:
+            t = time.perf_counter()
+            return self.embedder.embed_query(text), _ms(t)
+
+        return self._embed_thread.submit(embed)
 
     @property
     def reranker(self) -> Reranker:
@@ -76,10 +92,18 @@ class Searcher:
             self._documents = self.store.documents()
         return self._documents
 
+    @property
+    def aliases(self) -> AliasTable:
+        """The documents' names, prepared once for matching questions against."""
+        if self._aliases is None:
+            self._aliases = AliasTable.of(self.documents)
+        return self._aliases
+
     def forget_documents(self) -> None:
         """Read the document list again on the next search (another process changed it)."""
         self._documents = None
         self._router = None
+        self._aliases = None
 
     @property
     def router(self) -> Router:
@@ -111,19 +135,20 @@ class Searcher:
         t0 = time.perf_counter()
         allowed = self._allowed_docs(filters)
         as_of = filters.as_of if filters else None
-        analysis = analyze(query, [d for d in self.documents if d.id in allowed])
+        # The question is embedded as asked (no analysis needed), so the embedding starts
+        # first and overlaps the analysis, the routing and BM25.
+        pending = (self._embed_async(dense_text(query)) if mode in ("hybrid", "dense")
+                   else None)
+        analysis = analyze(query, self.aliases,
+                           allowed if len(allowed) < len(self.documents) else None)
         implied = self.route(analysis, allowed) if len(allowed) > 1 else []
         implied += [d for d in prefer_docs or [] if d in allowed and d not in implied
                     and d not in analysis.named_docs]
         analysis.implied_docs = implied
         timings["analyze"] = _ms(t0)
 
-        query_vector = None
-        if mode in ("hybrid", "dense"):
-            t = time.perf_counter()
-            query_vector = self.embedder.embed_query(analysis.dense_text)
-            timings["embed"] = _ms(t)
-        lists, best_cosine = self._lists(analysis, mode, query_vector, allowed, as_of, timings)
+        lists, best_cosine = self._lists(analysis, mode, pending, allowed, as_of, timings)
+        query_vector = pending.result()[0] if pending is not None else None
 
         t = time.perf_counter()
         named_for_boost = analysis.named_docs if mode != "bm25" else []
@@ -184,11 +209,13 @@ class Searcher:
                              "`civicsetu documents` lists what is there")
         return {d.id for d in docs}
 
-    def _lists(self, analysis: QueryAnalysis, mode: Mode, query_vector: Vectors | None,
+    def _lists(self, analysis: QueryAnalysis, mode: Mode,
+               query_vector: Vectors | Future[tuple[Vectors, float]] | None,
                allowed: set[str], as_of: date | None = None,
                timings: dict[str, float] | None = None,
                ) -> tuple[list[list[int]], float | None]:
-        """Ranked chunk rowids from BM25 (unless dense-only) and dense (given a vector)."""
+        """Ranked chunk rowids from BM25 (unless dense-only) and dense (given a vector, or
+        a vector still being computed, awaited after BM25)."""
         lists: list[list[int]] = []
         best_cosine: float | None = None
         if mode != "dense":
@@ -196,6 +223,12 @@ class Searcher:
             lists.append(self._keyword(analysis, allowed, as_of))
             if timings is not None:
                 timings["bm25"] = _ms(t)
+        if isinstance(query_vector, Future):
+            t = time.perf_counter()
+            query_vector, embed_ms = query_vector.result()
+            if timings is not None:
+                timings["embed"] = embed_ms  # on its own thread, beside BM25
+                timings["embed_wait"] = _ms(t)
         if query_vector is not None:
             t = time.perf_counter()
             dense, best_cosine = self._dense(query_vector, allowed, as_of)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -52,7 +53,12 @@ class QueryAnalysis:
 
     @property
     def dense_text(self) -> str:
-        return self.query
+        return dense_text(self.query)
+
+
+def dense_text(query: str) -> str:
+    """What the dense retriever embeds for a question: the question as asked."""
+    return query
 
 
 @lru_cache(maxsize=65536)
@@ -61,19 +67,38 @@ def _alias_pattern(alias: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])" + re.escape(alias) + r"(?![\w-])", flags)
 
 
-def named_documents(query: str, documents: list[DocumentInfo]) -> list[tuple[str, int, int]]:
-    """(doc_id, start, end) for every mention of a document's alias, longest alias first."""
+@dataclass(frozen=True, slots=True)
+class AliasTable:
+    """Every document's names (aliases and title), lower-cased once, longest first: each
+    question is checked against all of them, thousands at library scale."""
+
+    entries: tuple[tuple[str, str, bool, str], ...]  # name, lower-cased, ASCII?, doc_id
+
+    @classmethod
+    def of(cls, documents: Sequence[DocumentInfo]) -> AliasTable:
+        """The table of ``documents`` (in their order where names are equally long)."""
+        names = [(a, a.lower(), a.isascii(), d.id) for d in documents
+                 for a in (*d.aliases, d.title)]
+        return cls(tuple(sorted(names, key=lambda x: -len(x[0]))))
+
+
+def named_documents(query: str, documents: Sequence[DocumentInfo] | AliasTable,
+                    allowed: Collection[str] | None = None) -> list[tuple[str, int, int]]:
+    """(doc_id, start, end) for every mention of a document's alias, longest alias first
+    (only documents in ``allowed``, when given)."""
+    table = documents if isinstance(documents, AliasTable) else AliasTable.of(documents)
     found: list[tuple[str, int, int]] = []
     taken: list[tuple[int, int]] = []
-    # At library scale (thousands of aliases) a substring test on the lower-cased query
-    # rules out almost every alias before its regex runs; it is exact for ASCII text, and
-    # non-ASCII aliases or queries always take the regex.
+    # A substring test on the lower-cased query rules out almost every name before its
+    # regex runs; it is exact for ASCII text, and non-ASCII names or queries always take
+    # the regex.
     lowered = query.lower()
     ascii_query = query.isascii()
-    aliases = sorted(((a, d.id) for d in documents for a in (*d.aliases, d.title)
-                      if not (ascii_query and a.isascii()) or a.lower() in lowered),
-                     key=lambda x: -len(x[0]))
-    for alias, doc_id in aliases:
+    for alias, alias_lower, ascii_alias, doc_id in table.entries:
+        if ascii_query and ascii_alias and alias_lower not in lowered:
+            continue
+        if allowed is not None and doc_id not in allowed:
+            continue
         for m in _alias_pattern(alias).finditer(query):
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
@@ -82,8 +107,11 @@ def named_documents(query: str, documents: list[DocumentInfo]) -> list[tuple[str
     return sorted(found, key=lambda x: x[1])
 
 
-def analyze(query: str, documents: list[DocumentInfo]) -> QueryAnalysis:
-    mentions = named_documents(query, documents)
+def analyze(query: str, documents: Sequence[DocumentInfo] | AliasTable,
+            allowed: Collection[str] | None = None) -> QueryAnalysis:
+    """Named documents (among ``allowed``, when given), provision references and the
+    words to search for."""
+    mentions = named_documents(query, documents, allowed)
     named = list(dict.fromkeys(doc_id for doc_id, _, _ in mentions))
     refs = []
     for m in _REFERENCE.finditer(query):

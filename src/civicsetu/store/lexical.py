@@ -170,6 +170,7 @@ class LexicalIndex:
         self.spec = tokenize_spec(conn)
         self.tokenizer = Tokenizer(self.spec)
         self.changed = False  # built or refreshed since loaded: worth saving
+        self.last_pruned = 0  # phrases the last search looked up instead of scoring
         self._reset()
         t = time.perf_counter()
         if self._load():
@@ -406,11 +407,6 @@ class LexicalIndex:
 
     # --- search -----------------------------------------------------------------------
 
-    def mask(self, doc_ids: Sequence[str] | None, as_of: date | None) -> npt.NDArray[np.bool_]:
-        """Rows in force now (or on ``as_of``) within ``doc_ids``."""
-        return allowed_rows(self.codes, self.valid_from, self.valid_to, self._doc_codes,
-                            doc_ids, as_of)
-
     def _phrase(self, text: str) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Rows holding the phrase and its weighted frequency in each."""
         tokens = self.tokenizer.tokens(text)
@@ -432,42 +428,100 @@ class LexicalIndex:
             pos, freq = common.astype(np.int32), np.minimum(freq[i], other_freq[j])
         return pos, freq
 
-    def search(self, phrases: Sequence[str], limit: int, doc_ids: Sequence[str] | None,
-               as_of: date | None) -> list[tuple[int, float]]:
-        """The ``limit`` best rows by BM25 (higher is better), as FTS5 ranks them."""
+    def _terms(self, phrases: Sequence[str],
+               ) -> list[tuple[npt.NDArray[np.int32], npt.NDArray[np.float32], float]]:
+        """Each phrase found in the index: its rows, weighted frequencies and IDF."""
         n = len(self.rowids)
-        if n == 0 or limit <= 0:
-            return []
-        scores = np.zeros(n, dtype=np.float64)
-        touched: list[npt.NDArray[np.int32]] = []
+        out = []
         for text in phrases:
             pos, freq = self._phrase(text)
             if len(pos) == 0:
                 continue
             hits = len(pos)
             idf = math.log((n - hits + 0.5) / (hits + 0.5))
-            if idf <= 0.0:
-                idf = 1e-6
-            f = freq.astype(np.float64)
-            scores[pos] += idf * ((f * (K1 + 1.0)) / (f + self._norm[pos]))
-            touched.append(pos)
-        if not touched:
+            out.append((pos, freq, idf if idf > 0.0 else 1e-6))
+        return out
+
+    def _gain(self, rows: npt.NDArray[np.int32] | IntArray, freq: npt.NDArray[np.float32],
+              idf: float) -> npt.NDArray[np.float64]:
+        """One phrase's BM25 contribution to ``rows`` (FTS5's formula, in float64)."""
+        f = freq.astype(np.float64)
+        gain: npt.NDArray[np.float64] = idf * ((f * (K1 + 1.0)) / (f + self._norm[rows]))
+        return gain
+
+    def search(self, phrases: Sequence[str], limit: int, doc_ids: Sequence[str] | None,
+               as_of: date | None, *, prune: bool = True) -> list[tuple[int, float]]:
+        """The ``limit`` best rows by BM25 (higher is better), as FTS5 ranks them.
+
+        Exact top-k with MaxScore pruning. Phrases are added rarest first. Each adds less
+        than IDF x (k1 + 1) to a row, so once ``limit`` allowed rows score above what the
+        phrases left could add together (``bound``), no row they alone hold can reach the
+        top: the common phrases (the longest postings) are then only looked up for the
+        rows still in reach. Every row's sum is taken in the same order either way, so
+        pruning changes no score and no tie. ``prune=False`` scores every posting.
+        """
+        if len(self.rowids) == 0 or limit <= 0:
             return []
-        candidates = np.flatnonzero(scores) if len(touched) > 1 else touched[0]
-        candidates = candidates[self.mask(doc_ids, as_of)[candidates]]
+        terms = sorted(self._terms(phrases), key=lambda t: len(t[0]))
+        if not terms:
+            return []
+        bound = sum(t[2] for t in terms) * (K1 + 1.0)
+        scores = np.zeros(len(self.rowids), dtype=np.float64)
+        # A phrase this short costs less to score in full than a check would save.
+        short = max(4 * limit, len(scores) // 64)
+        rest: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.float32], float]] = []
+        candidates: IntArray | None = None
+        for done, (pos, freq, idf) in enumerate(terms, start=1):
+            scores[pos] += self._gain(pos, freq, idf)
+            bound -= idf * (K1 + 1.0)
+            if not prune or done == len(terms) or len(terms[done][0]) <= short:
+                continue
+            seen = np.flatnonzero(scores)  # every gain is > 0: the rows touched so far
+            if len(seen) > len(scores) // 4:
+                prune = False  # the rows in play are most rows: nothing left to save
+                continue
+            allowed = seen[self._allowed(seen, doc_ids, as_of)]
+            if len(allowed) < limit:
+                continue
+            floor = float(np.partition(scores[allowed], len(allowed) - limit)
+                          [len(allowed) - limit])
+            if floor > bound * (1 + 1e-9):
+                candidates = allowed[scores[allowed] + bound * (1 + 1e-9) >= floor]
+                rest = terms[done:]
+                break
+        self.last_pruned = len(rest)
+        if candidates is None:  # every phrase scored
+            touched = np.flatnonzero(scores) if len(terms) > 1 else terms[0][0].astype(np.int64)
+            candidates = touched[self._allowed(touched, doc_ids, as_of)]
+        found = scores[candidates]
+        for pos, freq, idf in rest:
+            at, hit = _lookup(pos, candidates)
+            found[hit] += self._gain(candidates[hit], freq[at[hit]], idf)
         if len(candidates) == 0:
             return []
-        found = scores[candidates]
         if len(candidates) > limit:
             cut = np.argpartition(-found, limit - 1)[:limit]
             # rows tied with the last one kept are all considered, so ties break by rowid
-            floor = found[cut].min()
-            cut = np.flatnonzero(found >= floor)
+            least = found[cut].min()
+            cut = np.flatnonzero(found >= least)
             candidates, found = candidates[cut], found[cut]
-        order = np.lexsort((self.rowids[candidates], -found))[:limit]
-        return list(zip(self.rowids[candidates[order]].tolist(), found[order].tolist(),
+        ranked = np.lexsort((self.rowids[candidates], -found))[:limit]
+        return list(zip(self.rowids[candidates[ranked]].tolist(), found[ranked].tolist(),
                         strict=True))
 
+    def _allowed(self, rows: npt.NDArray[np.int64], doc_ids: Sequence[str] | None,
+                 as_of: date | None) -> npt.NDArray[np.bool_]:
+        """Which of ``rows`` pass the filters (computed for these rows only)."""
+        return allowed_rows(self.codes[rows], self.valid_from[rows], self.valid_to[rows],
+                            self._doc_codes, doc_ids, as_of)
+
+
+def _lookup(pos: npt.NDArray[np.int32], rows: npt.NDArray[np.int64],
+            ) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """Where each of ``rows`` sits in the sorted postings ``pos``, and whether it is there."""
+    at = np.minimum(np.searchsorted(pos, rows), max(len(pos) - 1, 0))
+    hit = pos[at] == rows if len(pos) else np.zeros(len(rows), dtype=bool)
+    return at.astype(np.int64), np.asarray(hit, dtype=np.bool_)
 
 
 def _count(rows: IntArray, terms: IntArray, weights: npt.NDArray[np.float64],
