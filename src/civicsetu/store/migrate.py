@@ -181,6 +181,10 @@ def migrate(source: Path, target: PostgresStore,
             [checksum(dst_side.document(d)) for d in doc_ids])
         there = [r[0] for r in dst.execute("SELECT id FROM documents ORDER BY id").fetchall()]
         report.extra_in_target = sorted(set(there) - set(doc_ids))
+        # After a bulk load: planner statistics, and the visibility map BM25's index-only
+        # scans of ``chunk_terms`` need (autovacuum would get there, later).
+        if any(d.status == "copied" for d in report.documents):
+            dst.execute("VACUUM ANALYZE")
     return report
 
 
