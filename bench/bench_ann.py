@@ -167,6 +167,8 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=100, help="questions to use")
     parser.add_argument("--write", type=Path, help="write a section of this BENCHMARKS.md")
     parser.add_argument("--section", default="ann-libraries")
+    parser.add_argument("--store-section", default="ann-store-recall",
+                        help="the section --store writes")
     parser.add_argument("--store", action="store_true",
                         help="measure the store's dense search on the (one) HOME given")
     args = parser.parse_args()
@@ -177,7 +179,7 @@ def main() -> None:
                 + store_recall(args.dbs[0], queries))
         print(body)
         if args.write:
-            write_section(args.write, "ann-store-recall",
+            write_section(args.write, args.store_section,
                           "## Dense search through the store: HNSW against exact\n\n"
                           f"`python -m bench.bench_ann --store {args.dbs[0]}`\n\n{body}")
         return

@@ -1,6 +1,6 @@
 import pytest
 
-from civicsetu.search.query import analyze, fts_query
+from civicsetu.search.query import AliasTable, analyze, fts_query, named_documents
 from civicsetu.store.base import DocumentInfo
 
 RERA = DocumentInfo("rera", "Real Estate (Regulation and Development) Act, 2016", "", "", "IN",
@@ -39,6 +39,30 @@ def test_named_documents_and_terms() -> None:
 
 def test_acronyms_match_case_sensitively() -> None:
     assert analyze("the era of real estate", [RERA]).named_docs == []
+
+
+HINDI = DocumentInfo("dock", "Dock Workers Act, 1948", "", "", "IN", "act",
+                     ("डॉक कर्मकार अधिनियम",), "", 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("query", "docs"),
+    [
+        ("A builder’s delay — what does RERA say?", ["rera"]),  # non-ASCII question
+        ("Is the real estate act — or the consumer protection act — stricter?", ["rera", "cpa"]),
+        ("the İndian real estate act and the CONSUMER PROTECTION ACT", ["rera", "cpa"]),
+        ("what does the ſtate's real eſtate act say", ["rera"]),  # "ſ" matches "s" in a regex
+        ("section 3 of the डॉक कर्मकार अधिनियम", ["dock"]),  # a non-ASCII name
+        ("rerA is no name here; nor is the era", []),
+    ],
+)
+def test_names_are_found_through_the_first_word_index(query: str, docs: list[str]) -> None:
+    """The table checks only names that start with one of the question's words, yet finds
+    what a regex over every name finds, for any script and case."""
+    table = AliasTable.of([RERA, CPA, HINDI])
+    found = [d for d, _, _ in named_documents(query, table)]
+    assert found == docs
+    assert len(table.candidates(query.lower())) < len(table.entries)
 
 
 def test_fts_query_quotes_user_text() -> None:

@@ -49,7 +49,10 @@ def graph_list(store: Store, analysis: QueryAnalysis, seeds: Sequence[Hit],
         ordered = [n for n, _ in sorted(near.items(), key=lambda x: (x[1], _rank(x[0], start)))
                    if "#" in n and split_provision_id(n)[0] in allowed]
     terms = _candidate_terms(analysis)
-    definitions = [pid for _, pid in store.definitions_for(terms, sorted(allowed))]
+    # Filtered here, not by the store: sorting every allowed document id into an IN list
+    # cost 2-3 ms per question with 9,306 documents.
+    definitions = [pid for _, pid in store.definitions_for(terms)
+                   if split_provision_id(pid)[0] in allowed]
     rowids: list[int] = []
     for full_id in [*definitions, *ordered][:MAX_NEIGHBOURS]:
         doc_id, path = split_provision_id(full_id)

@@ -10,7 +10,6 @@ other chunks so the answerer sees whole provisions, not fragments.
 from __future__ import annotations
 
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
@@ -19,7 +18,7 @@ from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
-from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, dense_text, fts_query
+from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
@@ -63,20 +62,6 @@ class Searcher:
         self._router: Router | None = None
         self._aliases: AliasTable | None = None
         self._reranker: Reranker | None = None
-        # The question is embedded on this thread while BM25 runs on the caller's:
-        # onnxruntime releases the GIL, so on two cores the two overlap.
-        self._embed_thread: ThreadPoolExecutor | None = None
-
-    def _embed_async(self, text: str) -> Future[tuple[Vectors, float]]:
-        """Start embedding ``text``; the future gives the vector and the milliseconds."""
-        if self._embed_thread is None:
-            self._embed_thread = ThreadPoolExecutor(1, thread_name_prefix="query-embed")
-
-        def embed() -> tuple[Vectors, float]:
-            t = time.perf_counter()
-            return self.embedder.embed_query(text), _ms(t)
-
-        return self._embed_thread.submit(embed)
 
     @property
     def reranker(self) -> Reranker:
@@ -135,10 +120,6 @@ class Searcher:
         t0 = time.perf_counter()
         allowed = self._allowed_docs(filters)
         as_of = filters.as_of if filters else None
-        # The question is embedded as asked (no analysis needed), so the embedding starts
-        # first and overlaps the analysis, the routing and BM25.
-        pending = (self._embed_async(dense_text(query)) if mode in ("hybrid", "dense")
-                   else None)
         analysis = analyze(query, self.aliases,
                            allowed if len(allowed) < len(self.documents) else None)
         implied = self.route(analysis, allowed) if len(allowed) > 1 else []
@@ -147,14 +128,22 @@ class Searcher:
         analysis.implied_docs = implied
         timings["analyze"] = _ms(t0)
 
-        lists, best_cosine = self._lists(analysis, mode, pending, allowed, as_of, timings)
-        query_vector = pending.result()[0] if pending is not None else None
+        # Embedding the question runs alone: onnxruntime already spreads one question over
+        # both cores, and embedding it beside BM25 on another thread made both slower at
+        # 91k chunks (embed 8.8 -> 13.0 ms, BM25 2.4 -> 7.0 ms; docs/BENCHMARKS.md).
+        query_vector = None
+        if mode in ("hybrid", "dense"):
+            t = time.perf_counter()
+            query_vector = self.embedder.embed_query(analysis.dense_text)
+            timings["embed"] = _ms(t)
+        lists, best_cosine = self._lists(analysis, mode, query_vector, allowed, as_of, timings)
 
         t = time.perf_counter()
         named_for_boost = analysis.named_docs if mode != "bm25" else []
         if mode == "bm25":
             analysis.implied_docs = []
-        hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs)
+        fetched: dict[int, ChunkRow] = {}
+        hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs, fetched)
         if self.settings.graph_expansion and wants_graph(analysis):
             seeds = self._pinned(analysis, allowed, hits, as_of) + hits
             neighbours = graph_list(self.store, analysis, seeds, allowed)
@@ -165,7 +154,7 @@ class Searcher:
                 graph_ranked = lead + [r for r in neighbours if r not in lead]
                 weights = [1.0] * len(lists) + [GRAPH_WEIGHT]
                 hits = self._hits(self._fuse([*lists, graph_ranked], weights), named_for_boost,
-                                  analysis.implied_docs)
+                                  analysis.implied_docs, fetched)
             timings["graph"] = _ms(t)
         if mode == "hybrid" and rerank:
             hits = self.reranker.rerank(analysis, lists, query_vector, hits)
@@ -178,7 +167,8 @@ class Searcher:
             # A comparison: rank each named document on its own and interleave them, so
             # one Act's many near-matches cannot crowd the other out of the top ranks.
             per_doc = [self._hits(self._fuse(self._lists(analysis, mode, query_vector, {d},
-                                                         as_of)[0]), []) for d in named]
+                                                         as_of)[0]), [], None, fetched)
+                       for d in named]
             hits = _interleave(per_doc, hits)
         pinned = self._pinned(analysis, allowed, hits, as_of)
         hits = pinned + [h for h in hits if h.provision_id not in
@@ -209,13 +199,11 @@ class Searcher:
                              "`civicsetu documents` lists what is there")
         return {d.id for d in docs}
 
-    def _lists(self, analysis: QueryAnalysis, mode: Mode,
-               query_vector: Vectors | Future[tuple[Vectors, float]] | None,
+    def _lists(self, analysis: QueryAnalysis, mode: Mode, query_vector: Vectors | None,
                allowed: set[str], as_of: date | None = None,
                timings: dict[str, float] | None = None,
                ) -> tuple[list[list[int]], float | None]:
-        """Ranked chunk rowids from BM25 (unless dense-only) and dense (given a vector, or
-        a vector still being computed, awaited after BM25)."""
+        """Ranked chunk rowids from BM25 (unless dense-only) and dense (given a vector)."""
         lists: list[list[int]] = []
         best_cosine: float | None = None
         if mode != "dense":
@@ -223,12 +211,6 @@ class Searcher:
             lists.append(self._keyword(analysis, allowed, as_of))
             if timings is not None:
                 timings["bm25"] = _ms(t)
-        if isinstance(query_vector, Future):
-            t = time.perf_counter()
-            query_vector, embed_ms = query_vector.result()
-            if timings is not None:
-                timings["embed"] = embed_ms  # on its own thread, beside BM25
-                timings["embed_wait"] = _ms(t)
         if query_vector is not None:
             t = time.perf_counter()
             dense, best_cosine = self._dense(query_vector, allowed, as_of)
@@ -238,13 +220,18 @@ class Searcher:
         return lists, best_cosine
 
     def _hits(self, fused: dict[int, float], named_docs: list[str],
-              implied_docs: list[str] | None = None) -> list[Hit]:
-        """Fetch the fused chunks once; prefer named (then implied) documents; one hit per
-        provision."""
+              implied_docs: list[str] | None = None,
+              fetched: dict[int, ChunkRow] | None = None) -> list[Hit]:
+        """Fetch the fused chunks (those not already in ``fetched``, which keeps them for
+        the next fusion of the same search); prefer named (then implied) documents; one
+        hit per provision."""
         k = self.settings.rrf_k
         implied = implied_docs or []
+        rows = {} if fetched is None else fetched
+        missing = [r for r in fused if r not in rows]
+        rows.update((row.rowid, row) for row in self.store.chunks(missing))
         scored = []
-        for row in self.store.chunks(list(fused)):
+        for row in (rows[r] for r in fused if r in rows):
             bonus = NAMED_DOC_WEIGHT / (k + 1) if row.doc_id in named_docs else \
                 IMPLIED_DOC_WEIGHT / (k + 1) if row.doc_id in implied else 0.0
             scored.append((row, fused[row.rowid] + bonus))

@@ -127,6 +127,23 @@ class _Postings:
         s, e = int(self.ptr[term]), int(self.ptr[term + 1])
         return self.pos[s:e], self.freq[s:e]
 
+    def append(self, new_pos_of_added: IntArray,
+               added: tuple[IntArray, IntArray, npt.NDArray[np.float32]], n_terms: int) -> None:
+        """Add entries of rows numbered after every existing row: each goes at the end of
+        its term's segment, so the arrays are copied once and nothing is renumbered."""
+        rows_added, terms_added, freq_added = added
+        keys = (terms_added << 32) | new_pos_of_added[rows_added]
+        order = np.argsort(keys)
+        keys = keys[order]
+        terms = keys >> 32
+        ptr = np.concatenate([self.ptr, np.full(n_terms + 1 - len(self.ptr), self.ptr[-1],
+                                                dtype=np.int64)])
+        at = ptr[terms + 1]
+        self.pos = np.insert(self.pos, at, (keys & 0xFFFFFFFF).astype(np.int32))
+        self.freq = np.insert(self.freq, at, freq_added[order].astype(np.float32))
+        counts = np.bincount(terms, minlength=n_terms)
+        self.ptr = ptr + np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
     def rebuild(self, keep_row: npt.NDArray[np.bool_], new_pos_of_old: IntArray,
                 new_pos_of_added: IntArray, added: tuple[IntArray, IntArray,
                                                          npt.NDArray[np.float32]],
@@ -170,7 +187,7 @@ class LexicalIndex:
         self.spec = tokenize_spec(conn)
         self.tokenizer = Tokenizer(self.spec)
         self.changed = False  # built or refreshed since loaded: worth saving
-        self.last_pruned = 0  # phrases the last search looked up instead of scoring
+        self.last_refresh = ""  # how the last change was taken in: "append" or "merge"
         self._reset()
         t = time.perf_counter()
         if self._load():
@@ -344,8 +361,16 @@ class LexicalIndex:
             gone = [self._doc_codes[d] for d in docs if d in self._doc_codes]
             keep = ~np.isin(self.codes, np.array(gone, dtype=np.int32))
         added_rowids = np.array([m[0] for m in meta], dtype=np.int64)
+        # A new document (nothing of it held, every row after the last one held) is the
+        # common write: its postings are appended, the held ones stay where they are.
+        appended = bool(keep.all()) and (len(self.rowids) == 0 or len(added_rowids) == 0
+                                         or int(added_rowids.min()) > int(self.rowids[-1]))
         rowids = np.concatenate([self.rowids[keep], added_rowids])
-        order = np.argsort(rowids, kind="stable")
+        if appended:
+            order = np.concatenate([np.arange(len(self.rowids)),
+                                    len(self.rowids) + np.argsort(added_rowids, kind="stable")])
+        else:
+            order = np.argsort(rowids, kind="stable")
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         n_kept = int(keep.sum())
@@ -361,10 +386,15 @@ class LexicalIndex:
         self.valid_to = np.concatenate([self.valid_to[keep],
                                         day_numbers([m[3] for m in meta], OPEN_END)])[order]
         self.length = np.concatenate([self.length[keep], *lengths])[order]
-        self.unigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(uni),
-                              len(self.vocab))
-        self.bigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(bi),
-                             len(self._pair_keys))
+        if appended:
+            self.unigrams.append(new_pos_of_added, _merge(uni), len(self.vocab))
+            self.bigrams.append(new_pos_of_added, _merge(bi), len(self._pair_keys))
+        else:
+            self.unigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(uni),
+                                  len(self.vocab))
+            self.bigrams.rebuild(keep, new_pos_of_old, new_pos_of_added, _merge(bi),
+                                 len(self._pair_keys))
+        self.last_refresh = "append" if appended else "merge"
         self._set_norm()
 
     def _set_norm(self) -> None:
@@ -450,55 +480,26 @@ class LexicalIndex:
         return gain
 
     def search(self, phrases: Sequence[str], limit: int, doc_ids: Sequence[str] | None,
-               as_of: date | None, *, prune: bool = True) -> list[tuple[int, float]]:
-        """The ``limit`` best rows by BM25 (higher is better), as FTS5 ranks them.
-
-        Exact top-k with MaxScore pruning. Phrases are added rarest first. Each adds less
-        than IDF x (k1 + 1) to a row, so once ``limit`` allowed rows score above what the
-        phrases left could add together (``bound``), no row they alone hold can reach the
-        top: the common phrases (the longest postings) are then only looked up for the
-        rows still in reach. Every row's sum is taken in the same order either way, so
-        pruning changes no score and no tie. ``prune=False`` scores every posting.
-        """
+               as_of: date | None) -> list[tuple[int, float]]:
+        """The ``limit`` best rows by BM25 (higher is better), as FTS5 ranks them."""
         if len(self.rowids) == 0 or limit <= 0:
             return []
-        terms = sorted(self._terms(phrases), key=lambda t: len(t[0]))
+        terms = self._terms(phrases)
         if not terms:
             return []
-        bound = sum(t[2] for t in terms) * (K1 + 1.0)
-        scores = np.zeros(len(self.rowids), dtype=np.float64)
-        # A phrase this short costs less to score in full than a check would save.
-        short = max(4 * limit, len(scores) // 64)
-        rest: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.float32], float]] = []
-        candidates: IntArray | None = None
-        for done, (pos, freq, idf) in enumerate(terms, start=1):
-            scores[pos] += self._gain(pos, freq, idf)
-            bound -= idf * (K1 + 1.0)
-            if not prune or done == len(terms) or len(terms[done][0]) <= short:
-                continue
-            seen = np.flatnonzero(scores)  # every gain is > 0: the rows touched so far
-            if len(seen) > len(scores) // 4:
-                prune = False  # the rows in play are most rows: nothing left to save
-                continue
-            allowed = seen[self._allowed(seen, doc_ids, as_of)]
-            if len(allowed) < limit:
-                continue
-            floor = float(np.partition(scores[allowed], len(allowed) - limit)
-                          [len(allowed) - limit])
-            if floor > bound * (1 + 1e-9):
-                candidates = allowed[scores[allowed] + bound * (1 + 1e-9) >= floor]
-                rest = terms[done:]
-                break
-        self.last_pruned = len(rest)
-        if candidates is None:  # every phrase scored
-            touched = np.flatnonzero(scores) if len(terms) > 1 else terms[0][0].astype(np.int64)
-            candidates = touched[self._allowed(touched, doc_ids, as_of)]
-        found = scores[candidates]
-        for pos, freq, idf in rest:
-            at, hit = _lookup(pos, candidates)
-            found[hit] += self._gain(candidates[hit], freq[at[hit]], idf)
+        # One weighted bincount over every phrase's postings (1.4x faster than a gather
+        # and scatter per phrase at 10^6 chunks); it sums each row's gains in phrase
+        # order, as adding them one phrase at a time does, so the scores are identical.
+        scores = np.bincount(np.concatenate([pos for pos, _, _ in terms]),
+                             weights=np.concatenate([self._gain(*t) for t in terms]),
+                             minlength=len(self.rowids))
+        # every gain is > 0, so the rows scored are the nonzero ones
+        touched = np.flatnonzero(scores) if len(terms) > 1 else terms[0][0].astype(np.int64)
+        # the filters are evaluated on these rows only, not on every row of the library
+        candidates = touched[self._allowed(touched, doc_ids, as_of)]
         if len(candidates) == 0:
             return []
+        found = scores[candidates]
         if len(candidates) > limit:
             cut = np.argpartition(-found, limit - 1)[:limit]
             # rows tied with the last one kept are all considered, so ties break by rowid
@@ -514,14 +515,6 @@ class LexicalIndex:
         """Which of ``rows`` pass the filters (computed for these rows only)."""
         return allowed_rows(self.codes[rows], self.valid_from[rows], self.valid_to[rows],
                             self._doc_codes, doc_ids, as_of)
-
-
-def _lookup(pos: npt.NDArray[np.int32], rows: npt.NDArray[np.int64],
-            ) -> tuple[IntArray, npt.NDArray[np.bool_]]:
-    """Where each of ``rows`` sits in the sorted postings ``pos``, and whether it is there."""
-    at = np.minimum(np.searchsorted(pos, rows), max(len(pos) - 1, 0))
-    hit = pos[at] == rows if len(pos) else np.zeros(len(rows), dtype=bool)
-    return at.astype(np.int64), np.asarray(hit, dtype=np.bool_)
 
 
 def _count(rows: IntArray, terms: IntArray, weights: npt.NDArray[np.float64],
