@@ -26,15 +26,18 @@ PROBLEMS_REMAIN = 1
 
 def doctor_cmd(
     fix: Annotated[bool, typer.Option(
-        "--fix", help="Repair what can be repaired: drop orphan rows, re-index the full-text "
-                      "index, resolve references again, and mark incomplete documents so the "
+        "--fix", help="Repair what can be repaired: drop orphan rows, re-index the "
+                      "keyword index, resolve references again, on PostgreSQL also drop "
+                      "edges to missing provisions and rebuild a missing or invalid HNSW "
+                      "index, and mark incomplete documents so the "
                       "next ingest of their files writes them again.")] = False,
     home: Annotated[Path | None, typer.Option(
         "--home", help="Index folder (overrides CIVICSETU_HOME).", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
-    """Check the index: SQLite integrity, orphan rows, a vector for every chunk, the
-    full-text index in step with the chunks, reference edges, incomplete documents.
+    """Check the index: SQLite integrity (on PostgreSQL: the schema and each model's HNSW
+    index), orphan rows, edges to missing provisions, a vector for every chunk, the
+    keyword index in step with the chunks, reference edges, incomplete documents.
     Exits 1 while problems remain."""
     settings = Settings(home=home) if home else Settings()
     store = open_store(settings)
@@ -45,7 +48,7 @@ def doctor_cmd(
     remaining = sum(f.remaining for f in findings)
     if as_json:
         sys.stdout.write(json.dumps({
-            "path": str(settings.resolved_db_path), "fix": fix, "remaining": remaining,
+            "path": _where(settings), "fix": fix, "remaining": remaining,
             "findings": [{**asdict(f), "remaining": f.remaining} for f in findings]},
             ensure_ascii=False) + "\n")
     else:
@@ -62,3 +65,16 @@ def doctor_cmd(
                   markup=False, highlight=False)
     if remaining:
         raise typer.Exit(PROBLEMS_REMAIN)
+
+
+def _where(settings: Settings) -> str:
+    """The SQLite file, or the server store's URL without its password."""
+    if not settings.store:
+        return str(settings.resolved_db_path)
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(settings.store)
+    if parts.password is None:
+        return settings.store
+    netloc = parts.netloc.replace(f":{parts.password}@", "@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))

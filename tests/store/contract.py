@@ -333,6 +333,31 @@ class StoreContract:
         assert ("HAS_PART", f"{H}#s.2(1)") in {(e.type, e.dst)
                                                 for e in housing.edges(f"{H}#s.2")}
 
+    def test_each_write_links_up_without_a_whole_resolution_pass(self, store: Store,
+                                                                  tmp_path: Path) -> None:
+        """The rules arrive before the Act they are made under: writing the Act alone links
+        them up, as resolving every reference again would (and does not change it)."""
+        put(store, parse(write(tmp_path, f"{R}.txt", RULES), doc_type=DocType.RULES,
+                         parent_id=H, title="Model Housing Rules, 2031"))
+        assert store.edges(f"{R}#r.2(1)", "out", ["REFERENCES"]) == []
+        put(store, parse(write(tmp_path, f"{E}.md", ESCROW)))
+        put(store, parse(write(tmp_path, f"{H}.md", HOUSING)))
+        nodes = [f"{R}#r.2", f"{R}#r.2(1)", f"{H}#s.2", f"{H}#s.3", f"{H}#s.4", R, H]
+
+        def graph() -> tuple[object, ...]:
+            return (store.graph_stats(),
+                    *[sorted(store.edges(n, d), key=lambda e: (e.src, e.dst, e.type, e.text))
+                      for n in nodes for d in ("out", "in")],
+                    *[store.unresolved_references(n) for n in nodes])
+
+        written = graph()
+        assert ("REFERENCES", f"{H}#s.2(1)") in {
+            (e.type, e.dst) for e in store.edges(f"{R}#r.2(1)", "out")}
+        assert ("DERIVED_FROM", f"{H}#s.2") in {
+            (e.type, e.dst) for e in store.edges(f"{R}#r.2", "out")}
+        store.resolve_references()
+        assert graph() == written
+
     def test_neighbourhood_definitions_unresolved_and_stats(self, housing: Store) -> None:
         stats = housing.graph_stats()
         assert stats.documents == 3 and stats.edges["DEFINES"] == 2

@@ -142,21 +142,15 @@ class PostgresStore:
                                  " END) FROM civicsetu_data_version").fetchone()[0])
 
     def doctor(self, fix: bool = False) -> list[Finding]:
-        """Consistency checks a server store can fail (``fix`` repairs none of them:
-        each remedy is a re-ingest or ``store migrate``)."""
-        with self._read() as c:
-            no_vector = int(c.execute(
-                "SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM embeddings e"
-                " WHERE e.text_hash = c.embed_hash)").fetchone()[0])
-            no_terms = int(c.execute(
-                "SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_terms t"
-                " WHERE t.rowid = c.rowid)").fetchone()[0])
-        return [Finding("chunks without a vector", no_vector, 0,
-                        "chunks dense search cannot find",
-                        "ingest the document again with --force" if no_vector else ""),
-                Finding("chunks missing from the keyword index", no_terms, 0,
-                        "chunks BM25 cannot find",
-                        "ingest the document again with --force" if no_terms else "")]
+        """Run the checks of ``postgres_doctor``; with ``fix`` repair in one transaction."""
+        from civicsetu.store.postgres_doctor import run_doctor
+
+        with self._pool.connection() as conn:
+            findings = run_doctor(conn, fix)
+        if fix:
+            self._stats.clear()
+            self._vector_cache.clear()
+        return findings
 
     @contextmanager
     def _transaction(self, lock: str | None = None) -> Iterator[Any]:
@@ -198,6 +192,8 @@ class PostgresStore:
             if new_vectors:
                 dim = len(next(iter(new_vectors.values())))
                 ensure_vector_index(c, model_id, dim)
+            stored = c.execute("SELECT 1 FROM documents WHERE id = %s",
+                               (doc.id,)).fetchone() is not None
             valid_from = graph.supersede_changed(c, parsed, doc.effective_date or date.today())
             graph.drop_current(c, doc.id)
             c.execute(
@@ -247,9 +243,15 @@ class PostgresStore:
             if provenance is not None:
                 _write_provenance(c, doc.id, provenance)
             # In the same transaction (as SQLite): never searchable without its reference
-            # edges or its provenance. One resolver at a time across workers.
+            # edges or its provenance. One resolver at a time across workers; after the
+            # lock every document committed before is visible (READ COMMITTED). A new
+            # document changes few references (the library-size ingest case); a new
+            # version of a stored one may change any, so everything is resolved again.
             c.execute("SELECT pg_advisory_xact_lock(hashtext('resolve_references'))")
-            graph.resolve_references(c)
+            if stored:
+                graph.resolve_references(c)
+            else:
+                graph.resolve_new_document(c, doc.id)
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove a document and all that hangs off it, in one transaction: its rows

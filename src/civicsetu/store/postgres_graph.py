@@ -121,6 +121,69 @@ def resolve_references(c: Any) -> None:
                          for doc, src, dst in rows])
 
 
+def resolve_new_document(c: Any, doc_id: str) -> None:
+    """What ``resolve_references`` would change after ``doc_id`` was written for the first
+    time, touching only the references and edges that can change (the same rule as
+    ``sqlite_graph.resolve_new_document``): the document's own references, those naming it
+    by id, and unresolved ones whose printed name is one of its names.
+
+    Run in the document's transaction after the advisory resolver lock, so it sees every
+    document committed before it; tests/store/test_resolve.py checks that the result
+    equals the whole pass on a real server, in two ingest orders.
+    """
+    docs = {r[0]: r for r in c.execute(
+        "SELECT id, title, short_title, aliases FROM documents").fetchall()}
+    names = _name_index(docs.values())
+    columns = "id, target_doc, target_path, target_name, dst, src, doc_id, derived"
+    rows = c.execute(
+        f"SELECT {columns} FROM refs WHERE doc_id = %(d)s UNION ALL "
+        f"SELECT {columns} FROM refs WHERE target_doc = %(d)s AND doc_id != %(d)s UNION ALL "
+        f"SELECT {columns} FROM refs WHERE dst IS NULL AND doc_id != %(d)s"
+        " AND target_doc IS DISTINCT FROM %(d)s", {"d": doc_id}).fetchall()
+    targets: dict[int, tuple[str | None, str]] = {}
+    for ref_id, target_doc, path, name, _dst, _src, owner, _derived in rows:
+        doc = target_doc if target_doc in docs else _by_name(names, name) if name else None
+        if owner == doc_id or doc == doc_id:
+            targets[ref_id] = (doc, path)
+    wanted = sorted({doc for doc, _ in targets.values() if doc is not None})
+    ids = {r[0] for r in c.execute("SELECT id FROM provisions WHERE doc_id = ANY(%s)",
+                                   (wanted,)).fetchall()} if wanted else set()
+    changed = []  # (ref id, old dst, new dst, src, owner, derived)
+    for ref_id, _td, _path, _name, dst, src, owner, derived in rows:
+        if ref_id in targets:
+            new = _resolve(*targets[ref_id], ids)
+            if new != dst:
+                changed.append((ref_id, dst, new, src, owner, derived))
+    if not changed:
+        return
+    c.execute("UPDATE refs r SET dst = u.dst FROM unnest(%s::bigint[], %s::text[])"
+              " AS u(id, dst) WHERE r.id = u.id",
+              ([x[0] for x in changed], [x[2] for x in changed]))
+    kind = EdgeType.REFERENCES.value
+    old = [(src, dst) for _r, dst, _n, src, _o, _d in changed if dst is not None]
+    if old:  # an edge goes when no reference produces it any more
+        c.execute("DELETE FROM edges e USING unnest(%s::text[], %s::text[]) AS p(src, dst)"
+                  " WHERE e.src = p.src AND e.dst = p.dst AND e.type = %s AND NOT EXISTS"
+                  " (SELECT 1 FROM refs r WHERE r.src = p.src AND r.dst = p.dst)",
+                  ([s for s, _ in old], [d for _, d in old], kind))
+    added = [(src, dst) for _r, _o, dst, src, _ow, _d in changed if dst is not None]
+    if added:  # as the whole pass: one edge per (src, dst), owned by its first document
+        c.execute("INSERT INTO edges (src, dst, type, doc_id) SELECT r.src, r.dst, %s,"
+                  " min(r.doc_id) FROM refs r JOIN unnest(%s::text[], %s::text[]) AS"
+                  " p(src, dst) ON r.src = p.src AND r.dst = p.dst WHERE r.dst != r.src"
+                  " GROUP BY r.src, r.dst ON CONFLICT DO NOTHING",
+                  (kind, [s for s, _ in added], [d for _, d in added]))
+    derived_edges = [(_unit_id(src), _unit_id(dst), owner)
+                     for _r, _o, dst, src, owner, derived in changed
+                     if derived and dst is not None and "#" in dst]
+    if derived_edges:
+        c.execute("INSERT INTO edges (src, dst, type, doc_id) SELECT s, d, %s, o FROM"
+                  " unnest(%s::text[], %s::text[], %s::text[]) AS u(s, d, o)"
+                  " ON CONFLICT DO NOTHING",
+                  (EdgeType.DERIVED_FROM.value, [e[0] for e in derived_edges],
+                   [e[1] for e in derived_edges], [e[2] for e in derived_edges]))
+
+
 def edges_of(c: Any, node: str, direction: str,
              types: Sequence[str] | None = None) -> list[GraphEdge]:
     """Edges leaving (``out``) or entering (``in``) a provision or document id."""

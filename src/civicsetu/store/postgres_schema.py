@@ -219,6 +219,20 @@ PG_MIGRATIONS: list[tuple[str, str]] = [
         );
         CREATE SEQUENCE civicsetu_data_version;
     """),
+    # Incremental reference resolution (issue 14) finds the references naming a new
+    # document by id without reading every reference.
+    ("pg0004_refs_by_target", """
+        CREATE INDEX refs_by_target_doc ON refs(target_doc);
+    """),
+    # BM25 reads (lexeme, rowid, tf) for each query lexeme: with tf in the key index the
+    # read is an index-only scan instead of one heap page per posting (issue 14: 60 -> 29
+    # ms for one 13-word filtered query at 10^4 chunks). Same uniqueness as before.
+    ("pg0005_chunk_terms_covering_key", """
+        CREATE UNIQUE INDEX chunk_terms_key ON chunk_terms(lexeme, rowid) INCLUDE (tf);
+        ALTER TABLE chunk_terms DROP CONSTRAINT chunk_terms_pkey;
+        ALTER TABLE chunk_terms ADD CONSTRAINT chunk_terms_pkey PRIMARY KEY
+            USING INDEX chunk_terms_key;
+    """),
 ]
 
 # Every process applying migrations takes this lock first, so several API workers
