@@ -70,3 +70,33 @@ def test_bad_queries(bundled: Engine, query: str, message: str) -> None:
 def test_empty_index_says_what_to_do(empty_engine: Engine) -> None:
     with pytest.raises(NotIngestedError, match="civicsetu ingest --bundled"):
         empty_engine.search("anything")
+
+
+CPA = "the-consumer-protection-act-2019"
+RTI = "the-right-to-information-act-2005"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Section 18 says the promoter must return the amount with interest and "
+         "compensation when he fails to give possession of the apartment. Who fixes it?",
+         RERA),
+        ("Under section 18, can the Information Commission receive and inquire into a "
+         "complaint from a person refused access to information?", RTI),
+    ],
+)
+def test_a_reference_naming_no_act_is_read_in_the_act_it_fits(bundled: Engine, question: str,
+                                                              expected: str) -> None:
+    """With many Acts, "Section 18" alone is the section 18 whose words the question uses,
+    not the top hit's Act's section 18, wherever that Act ranks."""
+    searcher = bundled.searcher
+    analysis = bundled.search(question).analysis
+    assert [r.path for r in analysis.references] == ["s.18"] and not analysis.named_docs
+    allowed = {d.id for d in searcher.documents}
+    for order in ([CPA, RTI, RERA], [RERA, RTI, CPA]):
+        found = searcher._bare_reference(analysis, "s.18", order, allowed, None)
+        assert [p.doc_id for p in found] == [expected]
+        assert found[0].path == "s.18"
+    # Documents without the section are passed over; none at all pins nothing.
+    assert searcher._bare_reference(analysis, "s.18", [], allowed, None) == []

@@ -9,6 +9,7 @@ other chunks so the answerer sees whole provisions, not fragments.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import date
@@ -20,9 +21,9 @@ from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
 from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query
 from civicsetu.search.rerank import Reranker, load_default
-from civicsetu.search.routing import Router
+from civicsetu.search.routing import Router, stem
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
-from civicsetu.types import Hit, section_of
+from civicsetu.types import Hit, Provision, section_of
 
 Mode = Literal["hybrid", "bm25", "dense"]
 NAMED_DOC_WEIGHT = 1.0  # a named document counts like one more ranked list voting for it
@@ -33,6 +34,10 @@ GRAPH_SEEDS_LEAD = 2
 # A document the question implies by its subject words (search/routing.py) counts half
 # as much as one it names.
 IMPLIED_DOC_WEIGHT = 0.5
+# A reference naming no Act is looked up in this many of the ranking's first documents.
+BARE_REFERENCE_DOCS = 20
+BARE_REFERENCE_MARGIN = 2  # more of the question's words, to overrule the ranking
+_WORDS = re.compile(r"[A-Za-z]+")
 
 
 @dataclass(slots=True)
@@ -269,23 +274,66 @@ class Searcher:
     def _pinned(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit],
                 as_of: date | None = None) -> list[Hit]:
         pinned: list[Hit] = []
-        top_docs = [h.doc_id for h in hits]
+        top_docs = list(dict.fromkeys(h.doc_id for h in hits))
         for ref in analysis.references:
-            candidates = [ref.doc_id] if ref.doc_id else (
-                analysis.named_docs or list(dict.fromkeys(top_docs))[:1])
-            for doc_id in candidates:
-                if doc_id not in allowed:
-                    continue
-                try:
-                    provision = self.store.provision(f"{doc_id}#{ref.path}", as_of)
-                except NotFoundError:
-                    continue
+            found: list[Provision] = []
+            if ref.doc_id or analysis.named_docs:
+                for doc_id in [ref.doc_id] if ref.doc_id else analysis.named_docs:
+                    provision = self._provision(doc_id, ref.path, allowed, as_of)
+                    if provision is not None:
+                        found = [provision]
+                        break
+            else:
+                # Several references naming no Act ("section 19(3) ... section 4") are
+                # read in the Act the first of them was found in, when it has them.
+                previous = [h.doc_id for h in pinned]
+                found = self._bare_reference(analysis, ref.path, previous[:1] + top_docs,
+                                             allowed, as_of, trusted=len(previous[:1]))
+            for provision in found[:1]:
+                doc_id = provision.doc_id
                 pinned.append(Hit(chunk_id="", doc_id=doc_id, provision_path=provision.path,
                                   text=provision.text, start=provision.start,
                                   end=provision.end, score=1.0, pinned=True,
                                   sources={"lookup": 1.0}))
-                break
         return list({h.provision_id: h for h in pinned}.values())
+
+    def _provision(self, doc_id: str, path: str, allowed: set[str],
+                   as_of: date | None) -> Provision | None:
+        if doc_id not in allowed:
+            return None
+        try:
+            return self.store.provision(f"{doc_id}#{path}", as_of)
+        except NotFoundError:
+            return None
+
+    def _bare_reference(self, analysis: QueryAnalysis, path: str, top_docs: list[str],
+                        allowed: set[str], as_of: date | None,
+                        trusted: int = 0) -> list[Provision]:
+        """The provision a reference naming no Act ("Section 18 says I get compensation")
+        most likely means. The first document in the ranking that has ``path`` keeps it
+        unless another of the first ``BARE_REFERENCE_DOCS`` has a provision there holding
+        at least ``BARE_REFERENCE_MARGIN`` more of the question's words: in a library the
+        top hit's Act often has a section 18 about something else entirely. The first
+        ``trusted`` documents (an Act another reference of the question was found in)
+        keep it outright."""
+        words = {stem(t) for t in analysis.terms if not t.isdigit()}
+        first: tuple[int, Provision] | None = None
+        best: tuple[int, Provision] | None = None
+        for rank, doc_id in enumerate(list(dict.fromkeys(top_docs))[:BARE_REFERENCE_DOCS]):
+            provision = self._provision(doc_id, path, allowed, as_of)
+            if provision is None:
+                continue
+            if rank < trusted:
+                return [provision]
+            held = {stem(w) for w in _WORDS.findall(f"{provision.title} {provision.text}")}
+            overlap = len(words & held)
+            if first is None:
+                first = (overlap, provision)
+            if best is None or overlap > best[0]:
+                best = (overlap, provision)
+        if first is None or best is None:
+            return []
+        return [best[1] if best[0] >= first[0] + BARE_REFERENCE_MARGIN else first[1]]
 
     def _family(self, top: list[Hit], seen: set[str], as_of: date | None) -> list[Hit]:
         family: list[Hit] = []
