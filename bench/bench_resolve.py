@@ -17,7 +17,7 @@ import argparse
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bench.bench_search import machine
@@ -34,6 +34,23 @@ def timed(conn: sqlite3.Connection, work: Callable[[], None]) -> tuple[float, fl
         return time.perf_counter() - wall, time.process_time() - cpu
     finally:
         conn.execute("ROLLBACK")
+
+
+def resolve_table(label: str, sizes: Sequence[int], started: str,
+                  whole: list[tuple[float, float]], mine: list[tuple[float, float]],
+                  cpu_label: str) -> str:
+    """The whole pass against ``resolve_new_document``: (wall, CPU) seconds per document."""
+    n = len(mine)
+    lines = [f"Index {label}: {sizes[0]} documents, {sizes[1]} provisions, {sizes[2]} "
+             f"references, {sizes[3]} edges; {n} documents timed; {started}.", "",
+             f"| per written document | {cpu_label} | wall ms | whole ingest of this many "
+             "documents, CPU (x N/2 average size) |", "|---|---|---|---|"]
+    for name, times in [("whole pass (before)", whole), ("resolve_new_document (now)", mine)]:
+        cpu = sum(c for _, c in times) / n
+        wall = sum(w for w, _ in times) / n
+        lines.append(f"| {name} | {1000 * cpu:.1f} | {1000 * wall:.1f} | "
+                     f"~{cpu * sizes[0] / 2:.1f} s |")
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -57,18 +74,7 @@ def main() -> None:
         mine = [timed(conn, lambda d=d: sqlite_graph.resolve_new_document(conn, d))  # type: ignore[misc]
                 for d in picked]
         conn.close()
-    n = len(picked)
-    rows = [("whole pass (before)", whole), ("resolve_new_document (now)", mine)]
-    lines = [f"Index {args.home}: {sizes[0]} documents, {sizes[1]} provisions, {sizes[2]} "
-             f"references, {sizes[3]} edges; {n} documents timed; {started}.", "",
-             "| per written document | CPU ms | wall ms | whole ingest of this many "
-             "documents, CPU (x N/2 average size) |", "|---|---|---|---|"]
-    for name, times in rows:
-        cpu = sum(c for _, c in times) / n
-        wall = sum(w for w, _ in times) / n
-        lines.append(f"| {name} | {1000 * cpu:.1f} | {1000 * wall:.1f} | "
-                     f"~{cpu * sizes[0] / 2:.1f} s |")
-    body = "\n".join(lines)
+    body = resolve_table(str(args.home), sizes, started, whole, mine, "CPU ms")
     print(body)
     if args.write:
         write_section(args.write, "ingest-resolve",

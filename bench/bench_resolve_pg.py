@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.bench_resolve import resolve_table
 from bench.bench_search import machine
 from bench.bench_store_scale import _server_cpu
 from bench.sections import write_section
@@ -62,19 +63,8 @@ def main() -> None:
         mine = [timed(conn, pid,
                       lambda d=d: postgres_graph.resolve_new_document(conn, d))  # type: ignore[misc]
                 for d in picked]
-    n = len(picked)
-    label = args.label or "the database"
-    lines = [f"Index {label}: {sizes[0]} documents, {sizes[1]} provisions, {sizes[2]} "
-             f"references, {sizes[3]} edges; {n} documents timed; {started}.", "",
-             "| per written document | CPU ms (client + server) | wall ms | whole ingest of "
-             "this many documents, CPU (x N/2 average size) |", "|---|---|---|---|"]
-    for name, times in [("whole pass (before)", whole),
-                        ("resolve_new_document (now)", mine)]:
-        cpu = sum(c for _, c in times) / n
-        wall = sum(w for w, _ in times) / n
-        lines.append(f"| {name} | {1000 * cpu:.1f} | {1000 * wall:.1f} | "
-                     f"~{cpu * sizes[0] / 2:.1f} s |")
-    body = "\n".join(lines)
+    body = resolve_table(args.label or "the database", sizes, started, whole, mine,
+                         "CPU ms (client + server)")
     print(body)
     if args.write:
         write_section(ROOT / "docs" / "BENCHMARKS.md", "ingest-resolve-pg",

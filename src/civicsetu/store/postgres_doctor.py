@@ -26,7 +26,7 @@ from civicsetu.store.postgres_schema import (
     known_pg_migrations,
     vector_index_name,
 )
-from civicsetu.store.sqlite_doctor import NEEDS_REINGEST
+from civicsetu.store.sqlite_doctor import NEEDS_REINGEST, reference_edges_finding
 
 # Tables holding rows of one document (column ``doc_id``), checked for orphans.
 _CHILD_TABLES = ("provisions", "chunks", "edges", "refs", "definitions", "amendments",
@@ -143,13 +143,7 @@ def _edges(c: Any, fix: bool) -> Finding:
     # Resolution only adds DERIVED_FROM edges, so "stale" counts REFERENCES edges only.
     stale = {e for e in before - after if e[2] == "REFERENCES"}
     c.execute("RELEASE doctor_edges" if fix else "ROLLBACK TO doctor_edges")
-    docs = sorted({e[3] for e in lost | stale})
-    total = len(lost) + len(stale)
-    detail = (f"{len(lost)} reference edges missing, {len(stale)} stale, in "
-              f"{', '.join(docs[:5])}{' ...' if len(docs) > 5 else ''}"
-              if total else "every resolved reference has its edge")
-    return Finding("reference edges", total, total if fix else 0, detail,
-                   "resolve the references again (--fix)")
+    return reference_edges_finding(lost, stale, fix)
 
 
 def _vectors(c: Any, fix: bool) -> Finding:

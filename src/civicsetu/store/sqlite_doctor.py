@@ -117,6 +117,13 @@ def _edges(c: sqlite3.Connection, fix: bool) -> Finding:
     c.execute("RELEASE doctor_edges" if fix else "ROLLBACK TO doctor_edges")
     if not fix:
         c.execute("RELEASE doctor_edges")
+    return reference_edges_finding(lost, stale, fix)
+
+
+def reference_edges_finding(lost: set[tuple[str, str, str, str]],
+                            stale: set[tuple[str, str, str, str]], fix: bool) -> Finding:
+    """The finding for reference edges a fresh resolution adds (``lost``) or drops
+    (``stale``); each edge is (src, dst, type, doc_id). Shared by both stores' doctors."""
     docs = sorted({e[3] for e in lost | stale})
     total = len(lost) + len(stale)
     detail = (f"{len(lost)} reference edges missing, {len(stale)} stale, in "
