@@ -26,7 +26,11 @@ from civicsetu.store.postgres_schema import (
     known_pg_migrations,
     vector_index_name,
 )
-from civicsetu.store.sqlite_doctor import NEEDS_REINGEST, reference_edges_finding
+from civicsetu.store.sqlite_doctor import (
+    NEEDS_REINGEST,
+    reference_edges_finding,
+    vectors_finding,
+)
 
 # Tables holding rows of one document (column ``doc_id``), checked for orphans.
 _CHILD_TABLES = ("provisions", "chunks", "edges", "refs", "definitions", "amendments",
@@ -160,13 +164,9 @@ def _vectors(c: Any, fix: bool) -> Finding:
         "SELECT doc_id, count(*) FROM chunks WHERE doc_id NOT IN (SELECT id FROM documents"
         " WHERE content_hash = %s) GROUP BY doc_id ORDER BY doc_id",
         (NEEDS_REINGEST,)).fetchall()
-    total = sum(int(r[1]) for r in rows)
     if fix:
         _mark(c, [r[0] for r in rows])
-    detail = (", ".join(f"{r[0]}: {r[1]}" for r in rows[:5]) if total
-              else f"every chunk has a vector ({', '.join(models) or 'no chunks'})")
-    return Finding("vectors", total, total if fix else 0, detail,
-                   "marked for re-ingest (--fix); then run `civicsetu ingest` on the files")
+    return vectors_finding(rows, models, fix)
 
 
 def _hnsw(c: Any, fix: bool) -> Finding:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
+from typing import Any
 
 from civicsetu.store import sqlite_graph as graph
 from civicsetu.store.base import Finding
@@ -120,6 +122,17 @@ def _edges(c: sqlite3.Connection, fix: bool) -> Finding:
     return reference_edges_finding(lost, stale, fix)
 
 
+def vectors_finding(rows: Sequence[Sequence[Any]], models: Sequence[str],
+                    fix: bool) -> Finding:
+    """The finding for chunks without a vector, as (doc_id, count) rows per document.
+    Shared by both stores' doctors."""
+    total = sum(int(r[1]) for r in rows)
+    detail = (", ".join(f"{r[0]}: {r[1]}" for r in rows[:5]) if total
+              else f"every chunk has a vector ({', '.join(models) or 'no chunks'})")
+    return Finding("vectors", total, total if fix else 0, detail,
+                   "marked for re-ingest (--fix); then run `civicsetu ingest` on the files")
+
+
 def reference_edges_finding(lost: set[tuple[str, str, str, str]],
                             stale: set[tuple[str, str, str, str]], fix: bool) -> Finding:
     """The finding for reference edges a fresh resolution adds (``lost``) or drops
@@ -146,13 +159,9 @@ def _vectors(c: sqlite3.Connection, fix: bool) -> Finding:
             "json_each(?)) m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE "
             f"e.model_id = m.model_id AND e.text_hash = c.embed_hash) AND {waiting} "
             "GROUP BY c.doc_id", (json.dumps(models), NEEDS_REINGEST)).fetchall()
-    total = sum(int(r[1]) for r in rows)
     if fix:
         _mark(c, [r[0] for r in rows])
-    detail = (", ".join(f"{r[0]}: {r[1]}" for r in rows[:5]) if total
-              else f"every chunk has a vector ({', '.join(models) or 'no chunks'})")
-    return Finding("vectors", total, total if fix else 0, detail,
-                   "marked for re-ingest (--fix); then run `civicsetu ingest` on the files")
+    return vectors_finding(rows, models, fix)
 
 
 def _incomplete(c: sqlite3.Connection, fix: bool) -> Finding:
