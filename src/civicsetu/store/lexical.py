@@ -366,11 +366,7 @@ class LexicalIndex:
         appended = bool(keep.all()) and (len(self.rowids) == 0 or len(added_rowids) == 0
                                          or int(added_rowids.min()) > int(self.rowids[-1]))
         rowids = np.concatenate([self.rowids[keep], added_rowids])
-        if appended:
-            order = np.concatenate([np.arange(len(self.rowids)),
-                                    len(self.rowids) + np.argsort(added_rowids, kind="stable")])
-        else:
-            order = np.argsort(rowids, kind="stable")
+        order = np.argsort(rowids, kind="stable")
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         n_kept = int(keep.sum())
