@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from civicsetu.search.hybrid import cut_sections
 from civicsetu.search.lexicon import LAY_TO_STATUTE, focus_terms
 from civicsetu.search.query import named_documents
 from civicsetu.types import Hit, section_of
@@ -249,7 +250,8 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
         text = split_from or query
         mentions = [text[s:e] for _, s, e in named_documents(text, searcher.aliases)]
         subs = decompose(text, mentions)
-    whole = searcher.search(query, k=k, filters=filters, rerank=len(subs) < 2)
+    whole = searcher.search(query, k=k, filters=filters, rerank=len(subs) < 2,
+                            cover_sections=len(subs) < 2)
     if len(subs) < 2:
         return whole, []
     prefer = whole.analysis.named_docs + whole.analysis.implied_docs
@@ -270,7 +272,7 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
                          other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT)
     timings = dict(whole.timings_ms)
     timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
-    return replace(whole, hits=hits[:max(k, 1)], timings_ms=timings), subs
+    return replace(whole, hits=cut_sections(hits, k), timings_ms=timings), subs
 
 
 def scoped(filters: SearchFilters | None, docs: list[str]) -> SearchFilters | None:

@@ -113,9 +113,11 @@ class Searcher:
 
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
                filters: SearchFilters | None = None,
-               prefer_docs: list[str] | None = None, rerank: bool = True) -> SearchResult:
+               prefer_docs: list[str] | None = None, rerank: bool = True,
+               cover_sections: bool = False) -> SearchResult:
         """Ranked provisions for ``query``; ``prefer_docs`` are treated as implied by it;
-        ``rerank=False`` keeps the fused order (the ranker is for single questions)."""
+        ``rerank=False`` keeps the fused order (the ranker is for single questions);
+        ``cover_sections`` extends the ``k`` hits until they hold ``k`` sections."""
         k = k or self.settings.top_k
         query = validate_query(query, self.settings.max_query_chars)
         if not self.documents:
@@ -181,7 +183,8 @@ class Searcher:
         family = self._family(hits[:FAMILY_TOP], {h.chunk_id for h in hits}, as_of)
         timings["fuse"] = _ms(t)
         timings["search"] = _ms(t0)
-        return SearchResult(analysis, hits[:max(k, 1)], family, best_cosine, timings, as_of)
+        kept = cut_sections(hits, k) if cover_sections else hits[:max(k, 1)]
+        return SearchResult(analysis, kept, family, best_cosine, timings, as_of)
 
     # --- stages -----------------------------------------------------------------------
 
@@ -381,6 +384,23 @@ def _interleave(per_doc: list[list[Hit]], rest: list[Hit]) -> list[Hit]:
     for i, h in enumerate(ordered):
         h.score = top / (1 + i * 0.01) if i else top
     return ordered
+
+
+def cut_sections(hits: list[Hit], k: int) -> list[Hit]:
+    """The first ``k`` hits, then the first hit of each later section until ``k`` sections
+    are covered: a section's sub-sections can fill the first ``k`` provisions, and the
+    sections they push out are what a reader (and section recall) looks at next."""
+    k = max(k, 1)
+    out = hits[:k]
+    sections = {f"{h.doc_id}#{section_of(h.provision_path)}" for h in out}
+    for h in hits[k:]:
+        if len(sections) >= k:
+            break
+        key = f"{h.doc_id}#{section_of(h.provision_path)}"
+        if key not in sections:
+            sections.add(key)
+            out.append(h)
+    return out
 
 
 def _collapse(scored: list[tuple[ChunkRow, float]]) -> list[Hit]:
