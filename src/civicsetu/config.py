@@ -300,6 +300,14 @@ class Settings(BaseSettings):
                     "missing_quantity; the no-LLM answer).",
     )
 
+    # --- retrieval ranking (issue 12, r12) ---------------------------------------------------
+    quoted_definitions: bool = Field(
+        default=True,
+        description="Place first the definition of a term the question puts in quotes "
+                    "(\"who is the 'promoter'?\") when the question's Act defines it "
+                    "(search.defined).",
+    )
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"

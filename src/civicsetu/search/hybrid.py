@@ -18,12 +18,13 @@ from typing import Literal
 from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
+from civicsetu.search.defined import quoted_definitions
 from civicsetu.search.graph_expand import graph_list, wants_graph
 from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router, stem
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
-from civicsetu.types import Hit, Provision, section_of
+from civicsetu.types import Hit, Provision, section_of, split_provision_id
 
 Mode = Literal["hybrid", "bm25", "dense"]
 NAMED_DOC_WEIGHT = 1.0  # a named document counts like one more ranked list voting for it
@@ -177,6 +178,8 @@ class Searcher:
                                                          as_of)[0]), [], None, fetched)
                        for d in named]
             hits = _interleave(per_doc, hits)
+        if self.settings.quoted_definitions:
+            hits = self._definitions_first(analysis, allowed, hits, fetched)
         pinned = self._pinned(analysis, allowed, hits, as_of)
         hits = pinned + [h for h in hits if h.provision_id not in
                          {p.provision_id for p in pinned}]
@@ -299,6 +302,27 @@ class Searcher:
                                   end=provision.end, score=1.0, pinned=True,
                                   sources={"lookup": 1.0}))
         return list({h.provision_id: h for h in pinned}.values())
+
+    def _definitions_first(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit],
+                           fetched: dict[int, ChunkRow]) -> list[Hit]:
+        """``hits`` led by the definitions of the question's quoted terms (search/defined.py),
+        looked up in its named and implied Acts, else in the Acts of its first hits."""
+        docs = [d for d in analysis.named_docs + analysis.implied_docs if d in allowed] or \
+            list(dict.fromkeys(h.doc_id for h in hits[:10]))
+        ids = quoted_definitions(self.store, analysis.query, docs)
+        if not ids:
+            return hits
+        lead: list[Hit] = []
+        for full_id in ids:
+            doc_id, path = split_provision_id(full_id)
+            rowid = self.store.chunk_covering(doc_id, path)
+            if rowid is None:
+                continue
+            row = fetched.get(rowid) or next(iter(self.store.chunks([rowid])), None)
+            if row is not None:
+                lead.append(_hit(row, hits[0].score if hits else 1.0, {"definition": 1.0}))
+        keys = {h.provision_id for h in lead}
+        return lead + [h for h in hits if h.provision_id not in keys]
 
     def _provision(self, doc_id: str, path: str, allowed: set[str],
                    as_of: date | None) -> Provision | None:
