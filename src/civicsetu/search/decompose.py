@@ -52,6 +52,9 @@ _SPLIT = re.compile(
     r"\s+with\s+(?=(?:who|what|how|where|when|which)\b)",
     re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+# A comparison: its parts are the sides compared.
+_CONTRAST = re.compile(r"\b(?:compare\w*|differ\w*|difference|distinguish\w*|versus|vs\.?|"
+                       r"as\s+against|line\s+up\s+with|unlike)\b", re.IGNORECASE)
 _CONTENT_STOP = frozenset("""
 the a an and or of to in on for by with is are be was can could do does did how what
 which who where when why whether must should will would may if my our i we me us it its
@@ -125,11 +128,18 @@ def decompose(question: str, mentions: list[str]) -> list[SubQuestion]:
     actors = [a for a in sorted(ACTORS) if re.search(rf"\b{re.escape(a)}\b", low_q)]
     # The first question part sets the subject the later ones ask about.
     subject = [w for w in content_words(_first_question(parts)) if len(w) > 3][:4]
+    contrasted = bool(_CONTRAST.search(question))
     out = []
-    for part in parts[:MAX_PARTS]:
+    for i, part in enumerate(parts[:MAX_PARTS]):
         low = part.lower()
         keep = [m for m in mentions if m.lower() not in low]
         keep += [a for a in actors if not re.search(rf"\b{re.escape(a)}\b", low)]
+        if contrasted and not re.search(r"\b(?:each|both|either|them)\b", low):
+            # The compared sides are what the parts contrast: one side's Act or party is
+            # not context for the other ("the Authority ... with the Appellate Tribunal");
+            # a part asking about "each" or "both" keeps them all.
+            others = " ".join(p.lower() for j, p in enumerate(parts) if j != i)
+            keep = [w for w in keep if not re.search(rf"\b{re.escape(w.lower())}\b", others)]
         if len(content_words(part)) < 3:
             keep += [w for w in subject if w not in low]
         keep += [t for t in focus_terms(part) if t.lower() not in low]
@@ -146,7 +156,7 @@ def _first_question(parts: list[str]) -> str:
 
 def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | None = None,
                   window: int = 5, depth: int = 3, keep: int = 2,
-                  other_weight: float = 0.0) -> list[Hit]:
+                  other_weight: float = 0.0, distinct: bool = False) -> list[Hit]:
     """The whole question's ranking and its parts' rankings fused, each part given a place.
 
     Counted in sections, as a reader (and the evaluation) counts them. The whole
@@ -205,13 +215,31 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     ordered = lead + sorted(pool.values(), key=lambda h: -score[h.provision_id])
     top = list(dict.fromkeys(_section_key(h) for h in ordered))[:window]
     placed = {_section_key(h) for h in lead}
+    bests = [list(dict.fromkeys(_section_key(h) for h in ranked))[:depth] for ranked in parts]
+    # With ``distinct`` (the parts are the compared sides) a section covers one part only:
+    # parts claim the shown sections rank by rank (each part's first section first), so
+    # two sides whose lists share a section do not both count it ("who heads the
+    # Authority" and "who heads the Tribunal" both list s.46).
+    covered: dict[int, str] = {}
+    for d in range(depth if distinct else 0):
+        for i, best in enumerate(bests):
+            if i in covered or d >= len(best):
+                continue
+            key = best[d]
+            if (key in top or key in placed) and key not in covered.values():
+                covered[i] = key
     inserts: list[Hit] = []
-    for ranked in parts:
-        best = list(dict.fromkeys(_section_key(h) for h in ranked))[:depth]
-        if not best or any(k in top or k in placed for k in best):
+    for i, (ranked, best) in enumerate(zip(parts, bests, strict=True)):
+        if not best or i in covered:
             continue
-        inserts.append(next(h for h in ranked if _section_key(h) == best[0]))
-        placed.add(best[0])
+        if not distinct and any(k in top or k in placed for k in best):
+            continue
+        pick = next((k for k in best if k not in covered.values()), best[0])
+        if pick in top or pick in placed:
+            continue
+        inserts.append(next(h for h in ranked if _section_key(h) == pick))
+        placed.add(pick)
+        covered[i] = pick
     if inserts:
         keys = {h.provision_id for h in inserts}
         ordered = lead + inserts + [h for h in ordered[len(lead):] if h.provision_id not in keys]
@@ -269,7 +297,8 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     # they keep part of their vote.
     routed = whole.analysis.named_docs + whole.analysis.implied_docs
     hits = coverage_fuse(whole.hits, [p.hits for p in parts], prefer,
-                         other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT)
+                         other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT,
+                         distinct=bool(_CONTRAST.search(split_from or query)))
     timings = dict(whole.timings_ms)
     timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
     return replace(whole, hits=cut_sections(hits, k), timings_ms=timings), subs
