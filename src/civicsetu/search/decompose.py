@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult
 
 MAX_PARTS = 3
+# A several-part question whose first part asks something is led by that part's best
+# provision, then the whole question's best: the whole question's words mix every part's
+# subject, and its first hit is often a section that several parts only brush against.
+FIRST_PART_LEADS = True
 MIN_PART_WORDS = 1
 FUSION_K = 60  # the reciprocal-rank constant of the fusion (as in search/hybrid.py)
 # When no Act is named or implied, the parts are searched in the Act of the whole
@@ -148,6 +152,16 @@ def decompose(question: str, mentions: list[str]) -> list[SubQuestion]:
     return out
 
 
+_SITUATION = re.compile(r"^(?:if|once|after|before|until|till|during|while|since|unless|when|"
+                        r"in\s+case|as\s+soon\s+as)\b", re.IGNORECASE)
+
+
+def asks(part: str) -> bool:
+    """Whether a question's first part asks something (its last sentence is not only a
+    situation clause: "When RERA came into force", "If a promoter is prosecuted")."""
+    return not _SITUATION.match(_first_question([part]).strip())
+
+
 def _first_question(parts: list[str]) -> str:
     """The asking sentence of the first part (the situation told before it is context)."""
     sentences = [x for x in re.split(r"(?<=[.!])\s+", parts[0]) if x.strip()]
@@ -156,12 +170,14 @@ def _first_question(parts: list[str]) -> str:
 
 def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | None = None,
                   window: int = 5, depth: int = 3, keep: int = 2,
-                  other_weight: float = 0.0, distinct: bool = False) -> list[Hit]:
+                  other_weight: float = 0.0, distinct: bool = False,
+                  first_asks: bool = False) -> list[Hit]:
     """The whole question's ranking and its parts' rankings fused, each part given a place.
 
     Counted in sections, as a reader (and the evaluation) counts them. The whole
     question's first ``keep`` provisions (pinned ones, then its best; from ``docs`` only
-    when ``other_weight`` is 0) stay first: the answer quotes from the top, and the whole
+    when ``other_weight`` is 0; with ``first_asks`` and nothing pinned, the first part's
+    best provision goes first) stay first: the answer quotes from the top, and the whole
     question's words rank its best evidence best. The rest are ordered by reciprocal-rank
     fusion in which the whole question's ranking weighs as much as all its parts together
     (each part ``1/len(parts)``), so a section that the whole question and its parts agree on
@@ -190,10 +206,16 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
         for rank, h in enumerate(voters):
             prov_score[h.provision_id] = (prov_score.get(h.provision_id, 0.0)
                                           + vote(h) / (FUSION_K + rank))
-    # The lead: pinned provisions, the whole question's best, and its next ones up to
-    # ``keep`` (from the parts' Acts when another Act's hits have no vote).
-    lead = [h for i, h in enumerate(whole) if h.pinned or i == 0]
+    # The lead: pinned provisions (else, when the first part asks, its best), the whole
+    # question's best, and its next ones up to ``keep`` (from the parts' Acts when another
+    # Act's hits have no vote).
+    lead = [h for h in whole if h.pinned]
+    if first_asks and parts[0] and not lead:
+        lead.append(parts[0][0])
+    lead += [h for h in whole[:1] if h.provision_id not in {x.provision_id for x in lead}]
     for h in whole[1:]:
+        if h.provision_id in {x.provision_id for x in lead}:
+            continue
         if len(lead) >= keep:
             break
         if not h.pinned and (not docs or other_weight > 0 or h.doc_id in docs):
@@ -298,7 +320,8 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     routed = whole.analysis.named_docs + whole.analysis.implied_docs
     hits = coverage_fuse(whole.hits, [p.hits for p in parts], prefer,
                          other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT,
-                         distinct=bool(_CONTRAST.search(split_from or query)))
+                         distinct=bool(_CONTRAST.search(split_from or query)),
+                         first_asks=FIRST_PART_LEADS and asks(subs[0].part))
     timings = dict(whole.timings_ms)
     timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
     return replace(whole, hits=cut_sections(hits, k), timings_ms=timings), subs
