@@ -179,7 +179,7 @@ class Searcher:
                        for d in named]
             hits = _interleave(per_doc, hits)
         if self.settings.quoted_definitions:
-            hits = self._definitions_first(analysis, allowed, hits, fetched)
+            hits = self._definitions_first(analysis, allowed, hits, fetched, as_of)
         pinned = self._pinned(analysis, allowed, hits, as_of)
         hits = pinned + [h for h in hits if h.provision_id not in
                          {p.provision_id for p in pinned}]
@@ -304,7 +304,7 @@ class Searcher:
         return list({h.provision_id: h for h in pinned}.values())
 
     def _definitions_first(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit],
-                           fetched: dict[int, ChunkRow]) -> list[Hit]:
+                           fetched: dict[int, ChunkRow], as_of: date | None) -> list[Hit]:
         """``hits`` led by the definitions of the question's quoted terms (search/defined.py),
         looked up in its named and implied Acts, else in the Acts of its first hits."""
         docs = [d for d in analysis.named_docs + analysis.implied_docs if d in allowed] or \
@@ -316,11 +316,17 @@ class Searcher:
         for full_id in ids:
             doc_id, path = split_provision_id(full_id)
             rowid = self.store.chunk_covering(doc_id, path)
-            if rowid is None:
+            row = None if rowid is None else \
+                fetched.get(rowid) or next(iter(self.store.chunks([rowid])), None)
+            provision = self._provision(doc_id, path, allowed, as_of)
+            if row is None or provision is None:
                 continue
-            row = fetched.get(rowid) or next(iter(self.store.chunks([rowid])), None)
-            if row is not None:
-                lead.append(_hit(row, hits[0].score if hits else 1.0, {"definition": 1.0}))
+            # The definition clause itself, not the whole chunk that holds it (a short
+            # definitions section is one chunk).
+            lead.append(Hit(chunk_id=row.id, doc_id=doc_id, provision_path=provision.path,
+                            text=provision.text, start=provision.start, end=provision.end,
+                            score=hits[0].score if hits else 1.0,
+                            sources={"definition": 1.0}, rowid=row.rowid))
         keys = {h.provision_id for h in lead}
         return lead + [h for h in hits if h.provision_id not in keys]
 
