@@ -307,6 +307,11 @@ class Settings(BaseSettings):
                     "(\"who is the 'promoter'?\") when the question's Act defines it "
                     "(search.defined).",
     )
+    pinned_references: bool = Field(
+        default=True,
+        description="Place after a provision the question names the (at most two) other "
+                    "sections that provision itself refers to (search.hybrid).",
+    )
 
     @property
     def resolved_db_path(self) -> Path:

@@ -38,6 +38,7 @@ IMPLIED_DOC_WEIGHT = 0.5
 # A reference naming no Act is looked up in this many of the ranking's first documents.
 BARE_REFERENCE_DOCS = 20
 BARE_REFERENCE_MARGIN = 2  # more of the question's words, to overrule the ranking
+PINNED_REFERENTS = 2  # other sections a named provision refers to, placed after it
 _WORDS = re.compile(r"[A-Za-z]+")
 
 
@@ -181,6 +182,8 @@ class Searcher:
         if self.settings.quoted_definitions:
             hits = self._definitions_first(analysis, allowed, hits, fetched, as_of)
         pinned = self._pinned(analysis, allowed, hits, as_of)
+        if pinned and self.settings.pinned_references:
+            pinned += self._referents(pinned, allowed, hits, fetched, as_of)
         hits = pinned + [h for h in hits if h.provision_id not in
                          {p.provision_id for p in pinned}]
         family = self._family(hits[:FAMILY_TOP], {h.chunk_id for h in hits}, as_of)
@@ -314,21 +317,50 @@ class Searcher:
             return hits
         lead: list[Hit] = []
         for full_id in ids:
-            doc_id, path = split_provision_id(full_id)
-            rowid = self.store.chunk_covering(doc_id, path)
-            row = None if rowid is None else \
-                fetched.get(rowid) or next(iter(self.store.chunks([rowid])), None)
-            provision = self._provision(doc_id, path, allowed, as_of)
-            if row is None or provision is None:
-                continue
             # The definition clause itself, not the whole chunk that holds it (a short
             # definitions section is one chunk).
-            lead.append(Hit(chunk_id=row.id, doc_id=doc_id, provision_path=provision.path,
-                            text=provision.text, start=provision.start, end=provision.end,
-                            score=hits[0].score if hits else 1.0,
-                            sources={"definition": 1.0}, rowid=row.rowid))
+            doc_id, path = split_provision_id(full_id)
+            hit = self._provision_hit(doc_id, path, allowed, fetched, as_of,
+                                      hits[0].score if hits else 1.0, "definition")
+            if hit is not None:
+                lead.append(hit)
         keys = {h.provision_id for h in lead}
         return lead + [h for h in hits if h.provision_id not in keys]
+
+    def _referents(self, pinned: list[Hit], allowed: set[str], hits: list[Hit],
+                   fetched: dict[int, ChunkRow], as_of: date | None) -> list[Hit]:
+        """The other sections a named provision itself refers to ("except the power to make
+        regulations under section 85"), at most ``PINNED_REFERENTS``: a question that names a
+        provision asks about it as written, and its references are part of its rule."""
+        own = {(h.doc_id, section_of(h.provision_path)) for h in pinned}
+        targets: list[str] = []
+        for h in pinned:
+            for edge in self.store.edges(h.provision_id, "out", ["REFERENCES"]):
+                doc_id, _, path = edge.dst.partition("#")
+                if path and (doc_id, section_of(path)) not in own and edge.dst not in targets:
+                    targets.append(edge.dst)
+        out = []
+        for full_id in targets[:PINNED_REFERENTS]:
+            doc_id, path = split_provision_id(full_id)
+            hit = self._provision_hit(doc_id, path, allowed, fetched, as_of,
+                                      hits[0].score if hits else 1.0, "reference")
+            if hit is not None:
+                out.append(hit)
+        return out
+
+    def _provision_hit(self, doc_id: str, path: str, allowed: set[str],
+                       fetched: dict[int, ChunkRow], as_of: date | None, score: float,
+                       source: str) -> Hit | None:
+        """A hit for one provision (its own text) on the chunk that holds it."""
+        rowid = self.store.chunk_covering(doc_id, path)
+        row = None if rowid is None else \
+            fetched.get(rowid) or next(iter(self.store.chunks([rowid])), None)
+        provision = self._provision(doc_id, path, allowed, as_of)
+        if row is None or provision is None:
+            return None
+        return Hit(chunk_id=row.id, doc_id=doc_id, provision_path=provision.path,
+                   text=provision.text, start=provision.start, end=provision.end,
+                   score=score, sources={source: 1.0}, rowid=row.rowid)
 
     def _provision(self, doc_id: str, path: str, allowed: set[str],
                    as_of: date | None) -> Provision | None:
