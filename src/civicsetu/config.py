@@ -312,6 +312,12 @@ class Settings(BaseSettings):
         description="Place after a provision the question names the (at most two) other "
                     "sections that provision itself refers to (search.hybrid).",
     )
+    party_headings: bool = Field(
+        default=True,
+        description="Move a provision whose heading names only other parties (\"... by "
+                    "real estate agent\") below the first ten sections' others when the "
+                    "question names a party (builder, allottee; search.parties).",
+    )
 
     @property
     def resolved_db_path(self) -> Path:

@@ -20,6 +20,7 @@ from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.defined import quoted_definitions
 from civicsetu.search.graph_expand import graph_list, wants_graph
+from civicsetu.search.parties import others_after
 from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router, stem
@@ -69,6 +70,7 @@ class Searcher:
         self._router: Router | None = None
         self._aliases: AliasTable | None = None
         self._reranker: Reranker | None = None
+        self._headings: dict[str, str] = {}
 
     @property
     def reranker(self) -> Reranker:
@@ -96,6 +98,7 @@ class Searcher:
         self._documents = None
         self._router = None
         self._aliases = None
+        self._headings = {}
 
     @property
     def router(self) -> Router:
@@ -167,6 +170,8 @@ class Searcher:
             timings["graph"] = _ms(t)
         if mode == "hybrid" and rerank:
             hits = self.reranker.rerank(analysis, lists, query_vector, hits)
+        if self.settings.party_headings:
+            hits = others_after(analysis.query, hits, self._headings_of(hits[:40]))
         named = [d for d in analysis.named_docs if d in allowed]
         if named:
             # A named Act and one only implied ("RERA or the consumer commission") are
@@ -361,6 +366,19 @@ class Searcher:
         return Hit(chunk_id=row.id, doc_id=doc_id, provision_path=provision.path,
                    text=provision.text, start=provision.start, end=provision.end,
                    score=score, sources={source: 1.0}, rowid=row.rowid)
+
+    def _headings_of(self, hits: list[Hit]) -> dict[str, str]:
+        """Section id -> heading (marginal note) for the sections of ``hits``, cached."""
+        out: dict[str, str] = {}
+        for h in hits:
+            key = f"{h.doc_id}#{section_of(h.provision_path)}"
+            if key not in self._headings:
+                try:
+                    self._headings[key] = self.store.provision(key).title or ""
+                except NotFoundError:
+                    self._headings[key] = ""
+            out[key] = self._headings[key]
+        return out
 
     def _provision(self, doc_id: str, path: str, allowed: set[str],
                    as_of: date | None) -> Provision | None:
