@@ -2,9 +2,11 @@
 
 Then: for questions that follow references, penalties or time limits, the citation-graph
 neighbours of the best provisions join as one more ranked list (``graph_expand``);
-provisions the question names are looked up and pinned first; documents the question
-names are preferred; and the sections of the best hits are expanded with their
-other chunks so the answerer sees whole provisions, not fragments.
+provisions the question names are looked up and pinned first, followed by the sections
+they refer to; the definition of a term the question quotes leads (``defined``); a
+provision headed for another party than the question's moves down (``parties``);
+documents the question names are preferred; and the sections of the best hits are
+expanded with their other chunks so the answerer sees whole provisions, not fragments.
 """
 
 from __future__ import annotations
