@@ -8,6 +8,7 @@ from civicsetu.agent.research import Researcher, plan, select_choice
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.ingest.pipeline import SourceSpec
+from civicsetu.search.decompose import decompose
 from civicsetu.types import Citation
 from tests.store.test_graph import ACT
 
@@ -18,6 +19,15 @@ def test_plan_splits_linked_questions_and_keeps_the_whole_first() -> None:
     steps = plan(question)
     assert steps[0] == question and 2 <= len(steps) <= 3
     assert plan("What is an allottee?") == ["What is an allottee?"]
+
+
+def test_a_research_step_on_a_compared_side_keeps_the_other_sides_words() -> None:
+    # Unlike a plain answer's parts (search/decompose.py, sides=True), research steps keep
+    # every party of the question: measured better for research (docs/EVALUATION.md).
+    q = ("Compare who can head a state Authority with who can head the Appellate Tribunal, "
+         "and how each is chosen.")
+    assert "authority" in plan(q)[1].lower()
+    assert "authority" not in decompose(q, [])[1].text.lower()
 
 
 def test_multiple_choice_picks_the_supported_option() -> None:

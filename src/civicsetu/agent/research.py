@@ -177,7 +177,9 @@ def plan(question: str, mentions: list[str] | None = None) -> list[str]:
     """At most three sub-questions, in the order asked: the same decomposition as a plain
     answer (``search/decompose.py``), each part keeping the question's Acts and parties."""
     body = _CHOICES.sub("", question)
-    parts = [s.text for s in decompose(body, mentions or [])]
+    # Each step keeps the whole question's Acts and parties, the compared sides' too:
+    # gold-section coverage 0.677 against 0.642 with sides=True (docs/EVALUATION.md).
+    parts = [s.text for s in decompose(body, mentions or [], sides=False)]
     if len(parts) <= 1:
         return [question]
     # The whole question leads: what one retrieval finds for it is the base that the

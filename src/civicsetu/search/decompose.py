@@ -119,11 +119,13 @@ def split_parts(question: str) -> list[str]:
     return parts
 
 
-def decompose(question: str, mentions: list[str]) -> list[SubQuestion]:
+def decompose(question: str, mentions: list[str], sides: bool = True) -> list[SubQuestion]:
     """Sub-questions that each keep the whole question's named Acts and parties.
 
     ``mentions`` are the words of the question that name a document (as the user wrote
     them); an empty list when none is named. One sub-question means: do not split.
+    With ``sides`` a comparison's parts do not carry each other's Acts and parties
+    (research mode's later steps keep them: there it measured better).
     """
     parts = split_parts(question)
     if len(parts) < 2:
@@ -132,7 +134,7 @@ def decompose(question: str, mentions: list[str]) -> list[SubQuestion]:
     actors = [a for a in sorted(ACTORS) if re.search(rf"\b{re.escape(a)}\b", low_q)]
     # The first question part sets the subject the later ones ask about.
     subject = [w for w in content_words(_first_question(parts)) if len(w) > 3][:4]
-    contrasted = bool(_CONTRAST.search(question))
+    contrasted = sides and bool(_CONTRAST.search(question))
     out = []
     for i, part in enumerate(parts[:MAX_PARTS]):
         low = part.lower()
