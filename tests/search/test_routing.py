@@ -3,7 +3,7 @@
 import pytest
 
 from civicsetu.engine import Engine
-from civicsetu.search.routing import Router, title_initials
+from civicsetu.search.routing import Router, title_initials, title_phrases
 
 CPA = "the-consumer-protection-act-2019"
 IBC = "the-insolvency-and-bankruptcy-code-2016"
@@ -55,3 +55,20 @@ def test_a_lower_case_token_that_is_a_corpus_word_names_nothing(bundled: Engine)
     router._abbrev["act"] = {CPA}
     assert router.named_by_initials("what does the act say, and the sra?") == [
         "the-specific-relief-act-1963"]
+
+
+def test_title_phrases_are_adjacent_content_words() -> None:
+    assert title_phrases("What penalty can the Central Consumer Protection Authority "
+                         "impose on a real-estate developer?") == [
+        "central consumer", "consumer protection", "protection authority",
+        "authority impose", "real estate", "estate developer"]
+    assert title_phrases("the act of the code") == []
+
+
+@pytest.mark.slow
+def test_a_title_phrase_implies_its_act_even_beside_a_named_one(bundled: Engine) -> None:
+    router = Router(bundled.store, bundled.documents(), bundled.embedder.model_id)
+    assert router.implied([], named=True, phrases=["real estate"]) == [RERA]
+    assert router.implied([], phrases=["consumer protection", "protection authority"]) == [CPA]
+    # Words that are not both words of one title are no title phrase.
+    assert router.implied([], phrases=["financial creditors", "estate agent"]) == []

@@ -14,6 +14,11 @@ corpus that is ingested:
   ``DISTINCT_SHARE`` of the chunks that contain the word belong to that document. A title
   word used everywhere ("compensation", "registration", "property") implies nothing.
 
+- **Subject phrases**: two adjacent words of the question that are both words of a
+  document's title ("real estate", "consumer protection") imply it by the same share,
+  counted over the chunks holding the phrase. In a library a title word alone is often
+  shared ("consumer" also runs through the Electricity Act) while the phrase is not.
+
 When nothing is implied the caller searches every document with no preference.
 """
 
@@ -38,6 +43,8 @@ MIN_CHUNKS = 3  # a title word found in fewer chunks is too rare to route on
 _TITLE_FILLER = frozenset({"and", "of", "the", "to", "in", "for", "on", "act", "code",
                            "rules", "regulations", "amendment"})
 _WORD = re.compile(r"[A-Za-z]+")
+# Two words with only white space or a hyphen between them: a phrase of the question.
+_PAIR = re.compile(r"(?=\b([A-Za-z]{3,})[\s-]+([A-Za-z]{3,})\b)")
 
 
 def stem(word: str) -> str:
@@ -116,11 +123,26 @@ class Router:
             self._is_word[token] = self.store.term_document_frequency([token]).get(token, 0) > 0
         return self._is_word[token]
 
-    def implied(self, terms: list[str], named: bool = False) -> list[str]:
-        """Documents a question's subject words tie to, most distinctive first (``named``:
-        the question already names an Act, so the bar is ``SECOND_ACT_SHARE``)."""
-        bar = SECOND_ACT_SHARE if named else DISTINCT_SHARE
+    def implied(self, terms: list[str], named: bool = False,
+                phrases: list[str] | None = None) -> list[str]:
+        """Documents a question's subject words or title phrases tie to, most distinctive
+        first (``named``: the question already names an Act, so the bar is
+        ``SECOND_ACT_SHARE``)."""
+        found = self._tied(terms, [], SECOND_ACT_SHARE if named else DISTINCT_SHARE)
+        # A title phrase is nearly the Act's name, so ``DISTINCT_SHARE`` holds beside a
+        # named Act too ("the IBC ... a 'real estate project'").
+        return list(dict.fromkeys(self._tied([], phrases or [], DISTINCT_SHARE) + found))
+
+    def _tied(self, terms: list[str], phrases: list[str], bar: float) -> list[str]:
         found: dict[str, float] = {}
+        for phrase in phrases:
+            owners = set.intersection(*(self._title_words.get(stem(w), set())
+                                        for w in phrase.split()))
+            if not owners:
+                continue
+            doc_id, share = self._share(phrase)
+            if doc_id in owners and share >= bar:
+                found[doc_id] = max(found.get(doc_id, 0.0), share)
         for term in terms:
             key = stem(term)
             if key not in self._title_words:
@@ -164,3 +186,14 @@ class Router:
             self._doc_of_row = (rowids[order], codes.reshape(-1)[order].astype(np.int64),
                                 [str(n) for n in names])
         return self._doc_of_row
+
+
+def title_phrases(query: str) -> list[str]:
+    """Adjacent word pairs of ``query`` (lower case, neither a stop word): the phrases
+    routing checks against the documents' titles."""
+    out = []
+    for m in _PAIR.finditer(query):
+        a, b = m.group(1).lower(), m.group(2).lower()
+        if a not in STOPWORDS | _TITLE_FILLER and b not in STOPWORDS | _TITLE_FILLER:
+            out.append(f"{a} {b}")
+    return list(dict.fromkeys(out))
