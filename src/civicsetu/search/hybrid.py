@@ -21,7 +21,7 @@ from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.graph_expand import graph_list, wants_graph
 from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query, normalized
 from civicsetu.search.rerank import Reranker, load_default
-from civicsetu.search.routing import Router, stem, title_phrases
+from civicsetu.search.routing import Router, capitalised_names, stem, title_phrases
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
 from civicsetu.types import Hit, Provision, section_of
 
@@ -110,7 +110,8 @@ class Searcher:
             if doc_id in allowed and doc_id not in analysis.named_docs:
                 analysis.named_docs.append(doc_id)
         return [d for d in self.router.implied(analysis.terms, bool(analysis.named_docs),
-                                               title_phrases(analysis.query))
+                                               title_phrases(analysis.query),
+                                               capitalised_names(analysis.query))
                 if d in allowed and d not in analysis.named_docs]
 
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
