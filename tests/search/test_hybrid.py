@@ -102,6 +102,28 @@ def test_a_reference_naming_no_act_is_read_in_the_act_it_fits(bundled: Engine, q
     assert searcher._bare_reference(analysis, "s.18", [], allowed, None) == []
 
 
+@pytest.mark.slow
+def test_a_bare_reference_with_a_quote_is_read_where_the_section_says_it(
+        bundled: Engine) -> None:
+    """A quoted passage finds its Act among every document with the section, even one the
+    ranking did not reach; with no document quoting it, the word-overlap rule decides."""
+    searcher = bundled.searcher
+    question = ("Section 18 says I get compensation 'in the manner as provided under this "
+                "Act'. Who actually fixes that compensation?")
+    analysis = bundled.search(question).analysis
+    assert analysis.quotes == ["in the manner as provided under this Act"]
+    allowed = {d.id for d in searcher.documents}
+    for order in ([CPA, RTI, RERA], [CPA, RTI], []):
+        found = searcher._bare_reference(analysis, "s.18", order, allowed, None)
+        assert [(p.doc_id, p.path) for p in found] == [(RERA, "s.18")]
+    # Outside the allowed documents the quote finds nothing to pin.
+    assert searcher._bare_reference(analysis, "s.18", [CPA], allowed - {RERA}, None)[0] \
+        .doc_id == CPA
+    analysis.quotes = ["words no section eighteen holds anywhere"]
+    assert [p.doc_id for p in searcher._bare_reference(analysis, "s.18", [CPA, RTI],
+                                                        allowed, None)] == [CPA]
+
+
 def test_the_cut_covers_k_sections_when_sub_sections_fill_k_hits() -> None:
     from civicsetu.search.hybrid import cut_sections
     from civicsetu.types import Hit

@@ -1,6 +1,12 @@
 import pytest
 
-from civicsetu.search.query import AliasTable, analyze, fts_query, named_documents
+from civicsetu.search.query import (
+    AliasTable,
+    analyze,
+    fts_query,
+    named_documents,
+    quoted_passages,
+)
 from civicsetu.store.base import DocumentInfo
 
 RERA = DocumentInfo("rera", "Real Estate (Regulation and Development) Act, 2016", "", "", "IN",
@@ -67,3 +73,19 @@ def test_names_are_found_through_the_first_word_index(query: str, docs: list[str
 
 def test_fts_query_quotes_user_text() -> None:
     assert fts_query(['he said "no"', "OR", "x*"]) == '"he said  no" OR "OR" OR "x*"'
+
+
+@pytest.mark.parametrize(
+    ("query", "quotes"),
+    [
+        ("Section 18 says I get compensation 'in the manner as provided under this Act'. Who?",
+         ["in the manner as provided under this Act"]),
+        ("Does “carpet area” include the balcony, or is it \"the net usable floor area\"?",
+         ["the net usable floor area"]),
+        # An apostrophe opens nothing, and one quoted word is a term, not a passage.
+        ("Is a flat buyer's grievance a 'service' under the builder's contract?", []),
+    ],
+)
+def test_quoted_passages_of_three_words_or_more(query: str, quotes: list[str]) -> None:
+    assert quoted_passages(query) == quotes
+    assert analyze(query, []).quotes == quotes

@@ -3,7 +3,7 @@
 import pytest
 
 from civicsetu.engine import Engine
-from civicsetu.search.routing import Router, title_initials
+from civicsetu.search.routing import Router, capitalised_names, title_initials, title_phrases
 
 CPA = "the-consumer-protection-act-2019"
 IBC = "the-insolvency-and-bankruptcy-code-2016"
@@ -55,3 +55,38 @@ def test_a_lower_case_token_that_is_a_corpus_word_names_nothing(bundled: Engine)
     router._abbrev["act"] = {CPA}
     assert router.named_by_initials("what does the act say, and the sra?") == [
         "the-specific-relief-act-1963"]
+
+
+def test_title_phrases_are_adjacent_content_words() -> None:
+    assert title_phrases("What penalty can the Central Consumer Protection Authority "
+                         "impose on a real-estate developer?") == [
+        "central consumer", "consumer protection", "protection authority",
+        "authority impose", "real estate", "estate developer"]
+    assert title_phrases("the act of the code") == []
+
+
+@pytest.mark.slow
+def test_a_title_phrase_implies_its_act_even_beside_a_named_one(bundled: Engine) -> None:
+    router = Router(bundled.store, bundled.documents(), bundled.embedder.model_id)
+    assert router.implied([], named=True, phrases=["real estate"]) == [RERA]
+    assert router.implied([], phrases=["consumer protection", "protection authority"]) == [CPA]
+    # Words that are not both words of one title are no title phrase.
+    assert router.implied([], phrases=["financial creditors", "estate agent"]) == []
+
+
+def test_capitalised_names_are_runs_of_two_or_more_capitalised_words() -> None:
+    assert capitalised_names("Where does an appeal go after the Real Estate Appellate "
+                             "Tribunal, compared with the National Consumer Commission?") == [
+        "real estate appellate tribunal", "national consumer commission"]
+    # One capitalised word, an acronym or a stop word next to a capital is no name.
+    assert capitalised_names("Which RERA order? The Collector said It Is late.") == []
+
+
+@pytest.mark.slow
+def test_a_name_implies_the_act_holding_its_words_together(bundled: Engine) -> None:
+    router = Router(bundled.store, bundled.documents(), bundled.embedder.model_id)
+    # The CPA says "District Consumer Disputes Redressal Commission": the words, not the
+    # phrase, are counted, and the CPA holds nearly all chunks with all three.
+    assert router.implied([], named=True, names=["district consumer commission"]) == [CPA]
+    # Names every Act uses imply nothing.
+    assert router.implied([], names=["high court", "supreme court"]) == []

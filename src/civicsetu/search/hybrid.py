@@ -23,9 +23,9 @@ from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.defined import quoted_definitions
 from civicsetu.search.graph_expand import graph_list, wants_graph
 from civicsetu.search.parties import others_after
-from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query
+from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query, normalized
 from civicsetu.search.rerank import Reranker, load_default
-from civicsetu.search.routing import Router, stem
+from civicsetu.search.routing import Router, capitalised_names, stem, title_phrases
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
 from civicsetu.types import Hit, Provision, section_of, split_provision_id
 
@@ -41,6 +41,7 @@ IMPLIED_DOC_WEIGHT = 0.5
 # A reference naming no Act is looked up in this many of the ranking's first documents.
 BARE_REFERENCE_DOCS = 20
 BARE_REFERENCE_MARGIN = 2  # more of the question's words, to overrule the ranking
+QUOTE_CANDIDATES = 2000  # chunks holding a quoted passage's words, checked for it verbatim
 PINNED_REFERENTS = 2  # other sections a named provision refers to, placed after it
 _WORDS = re.compile(r"[A-Za-z]+")
 
@@ -115,7 +116,9 @@ class Searcher:
         for doc_id in self.router.named_by_initials(analysis.query):
             if doc_id in allowed and doc_id not in analysis.named_docs:
                 analysis.named_docs.append(doc_id)
-        return [d for d in self.router.implied(analysis.terms, bool(analysis.named_docs))
+        return [d for d in self.router.implied(analysis.terms, bool(analysis.named_docs),
+                                               title_phrases(analysis.query),
+                                               capitalised_names(analysis.query))
                 if d in allowed and d not in analysis.named_docs]
 
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
@@ -401,6 +404,12 @@ class Searcher:
         top hit's Act often has a section 18 about something else entirely. The first
         ``trusted`` documents (an Act another reference of the question was found in)
         keep it outright."""
+        if not trusted:
+            for doc_id in self._quoting_docs(analysis.quotes, path, top_docs, allowed, as_of):
+                provision = self._provision(doc_id, path, allowed, as_of)
+                if provision is not None and all(normalized(q) in normalized(provision.text)
+                                                 for q in analysis.quotes):
+                    return [provision]
         words = {stem(t) for t in analysis.terms if not t.isdigit()}
         first: tuple[int, Provision] | None = None
         best: tuple[int, Provision] | None = None
@@ -419,6 +428,29 @@ class Searcher:
         if first is None or best is None:
             return []
         return [best[1] if best[0] >= first[0] + BARE_REFERENCE_MARGIN else first[1]]
+
+    def _quoting_docs(self, quotes: list[str], path: str, top_docs: list[str],
+                      allowed: set[str], as_of: date | None) -> list[str]:
+        """Documents whose section of ``path`` holds every passage the question quotes,
+        those in ``top_docs`` first, in its order: "Section 18 says 'in the manner as
+        provided under this Act'" is read in the Act whose section 18 says that, wherever
+        the ranking put it."""
+        if not quotes:
+            return []
+        section = section_of(path)
+        holders: set[str] | None = None
+        for quote in quotes:
+            rowids = [r for r, _ in self.store.keyword_search(fts_query([quote]),
+                                                              QUOTE_CANDIDATES, None, as_of)]
+            wanted = normalized(quote)
+            found = {row.doc_id for row in self.store.chunks(rowids)
+                     if row.section == section and row.doc_id in allowed
+                     and wanted in normalized(row.text)}
+            holders = found if holders is None else holders & found
+        if not holders:
+            return []
+        ranked = [d for d in dict.fromkeys(top_docs) if d in holders]
+        return ranked + sorted(holders - set(ranked))
 
     def _family(self, top: list[Hit], seen: set[str], as_of: date | None) -> list[Hit]:
         family: list[Hit] = []

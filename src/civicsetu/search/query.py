@@ -20,6 +20,10 @@ _REFERENCE = re.compile(
 _UNIT_PREFIX = {"s": "s.", "se": "s.", "r": "r.", "ru": "r.", "a": "art.", "ar": "art.",
                 "re": "reg."}
 _FIRST_WORD = re.compile(r"\w+")
+# A passage the question quotes: 'in the manner as provided under this Act'. The opening
+# mark follows no letter (so "buyer's" opens nothing), the closing one precedes none.
+_QUOTED = re.compile(r"(?<![\w'’])['‘\"“](?P<text>[^'‘’\"“”]{3,300}?)['’\"”](?![\w'’])")
+MIN_QUOTE_WORDS = 3  # a quoted single term ('service') is a word, not a passage
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]|\d+")
 
 STOPWORDS = frozenset("""
@@ -51,6 +55,7 @@ class QueryAnalysis:
     named_docs: list[str]
     references: list[ProvisionRef] = field(default_factory=list)
     implied_docs: list[str] = field(default_factory=list)  # by subject words (routing.py)
+    quotes: list[str] = field(default_factory=list)  # passages quoted from a provision
 
     @property
     def dense_text(self) -> str:
@@ -159,7 +164,23 @@ def analyze(query: str, documents: Sequence[DocumentInfo] | AliasTable,
             continue
         words.append(token)
     extra = expansions(query)
-    return QueryAnalysis(query, list(dict.fromkeys(words)), extra, named, refs)
+    return QueryAnalysis(query, list(dict.fromkeys(words)), extra, named, refs,
+                         quotes=quoted_passages(query))
+
+
+def quoted_passages(query: str) -> list[str]:
+    """Passages of at least ``MIN_QUOTE_WORDS`` words the question puts in quotes."""
+    out = []
+    for m in _QUOTED.finditer(query):
+        text = " ".join(m.group("text").split())
+        if len(_WORD.findall(text)) >= MIN_QUOTE_WORDS:
+            out.append(text)
+    return out
+
+
+def normalized(text: str) -> str:
+    """Lower-cased with runs of white space as one space: how a quote is matched."""
+    return " ".join(text.lower().replace("’", "'").split())
 
 
 def _nearest_document(ref_end: int, mentions: list[tuple[str, int, int]]) -> str | None:

@@ -14,6 +14,18 @@ corpus that is ingested:
   ``DISTINCT_SHARE`` of the chunks that contain the word belong to that document. A title
   word used everywhere ("compensation", "registration", "property") implies nothing.
 
+- **Subject phrases**: two adjacent words of the question that are both words of a
+  document's title ("real estate", "consumer protection") imply it by the same share,
+  counted over the chunks holding the phrase. In a library a title word alone is often
+  shared ("consumer" also runs through the Electricity Act) while the phrase is not.
+
+- **Names**: two or more capitalised words in a row ("District Consumer Commission",
+  "Real Estate Appellate Tribunal") are the name of a body or office; the document that
+  holds ``DISTINCT_SHARE`` of the chunks containing all of the name's words is implied,
+  beside a named Act too. The Act's own text calls it "the District Consumer Disputes
+  Redressal Commission", so the words are counted together, not as a phrase; a name
+  every Act uses ("High Court", "State Commission") implies nothing.
+
 When nothing is implied the caller searches every document with no preference.
 """
 
@@ -38,6 +50,8 @@ MIN_CHUNKS = 3  # a title word found in fewer chunks is too rare to route on
 _TITLE_FILLER = frozenset({"and", "of", "the", "to", "in", "for", "on", "act", "code",
                            "rules", "regulations", "amendment"})
 _WORD = re.compile(r"[A-Za-z]+")
+# Two words with only white space or a hyphen between them: a phrase of the question.
+_PAIR = re.compile(r"(?=\b([A-Za-z]{3,})[\s-]+([A-Za-z]{3,})\b)")
 
 
 def stem(word: str) -> str:
@@ -116,11 +130,42 @@ class Router:
             self._is_word[token] = self.store.term_document_frequency([token]).get(token, 0) > 0
         return self._is_word[token]
 
-    def implied(self, terms: list[str], named: bool = False) -> list[str]:
-        """Documents a question's subject words tie to, most distinctive first (``named``:
-        the question already names an Act, so the bar is ``SECOND_ACT_SHARE``)."""
-        bar = SECOND_ACT_SHARE if named else DISTINCT_SHARE
+    def implied(self, terms: list[str], named: bool = False,
+                phrases: list[str] | None = None, names: list[str] | None = None) -> list[str]:
+        """Documents a question's subject words or title phrases tie to, most distinctive
+        first (``named``: the question already names an Act, so the bar is
+        ``SECOND_ACT_SHARE``)."""
+        found = self._tied(terms, [], SECOND_ACT_SHARE if named else DISTINCT_SHARE)
+        # A title phrase is nearly the Act's name, so ``DISTINCT_SHARE`` holds beside a
+        # named Act too ("the IBC ... a 'real estate project'").
+        by_name = [d for d, share in (self._name_share(n) for n in names or [])
+                   if share >= DISTINCT_SHARE]
+        return list(dict.fromkeys(self._tied([], phrases or [], DISTINCT_SHARE) + by_name
+                                  + found))
+
+    def _name_share(self, name: str) -> tuple[str, float]:
+        """The document holding most of the chunks that contain every word of ``name``,
+        and its share (none below ``MIN_CHUNKS`` such chunks)."""
+        key = "name:" + name
+        if key not in self._shares:
+            held: set[int] | None = None
+            for word in name.split():
+                rows = {r for r, _ in self.store.keyword_search(fts_query([word]), 1_000_000,
+                                                                None, None)}
+                held = rows if held is None else held & rows
+            self._shares[key] = self._owner(np.array(sorted(held or ()), dtype=np.int64))
+        return self._shares[key]
+
+    def _tied(self, terms: list[str], phrases: list[str], bar: float) -> list[str]:
         found: dict[str, float] = {}
+        for phrase in phrases:
+            owners = set.intersection(*(self._title_words.get(stem(w), set())
+                                        for w in phrase.split()))
+            if not owners:
+                continue
+            doc_id, share = self._share(phrase)
+            if doc_id in owners and share >= bar:
+                found[doc_id] = max(found.get(doc_id, 0.0), share)
         for term in terms:
             key = stem(term)
             if key not in self._title_words:
@@ -137,9 +182,13 @@ class Router:
         query = fts_query([term])
         rowids = np.fromiter((r for r, _ in self.store.keyword_search(query, 100_000, None,
                                                                       None)), dtype=np.int64)
+        self._shares[term] = self._owner(rowids)
+        return self._shares[term]
+
+    def _owner(self, rowids: npt.NDArray[np.int64]) -> tuple[str, float]:
+        """The document most of ``rowids`` belong to, and its share of them."""
         if len(rowids) < MIN_CHUNKS:
-            self._shares[term] = ("", 0.0)
-            return self._shares[term]
+            return ("", 0.0)
         # Counted with arrays (a Counter over 10^5 rowids took ~100 ms at 10^5 chunks);
         # a rowid the vectors do not know counts as document "" (code -1), as before.
         keys, codes, names = self._doc_map()
@@ -151,8 +200,7 @@ class Router:
         # Counter.most_common breaks ties by first appearance in the ranking.
         best = min(tied, key=lambda c: int(np.argmax(code == c)))
         doc_id = names[best] if best >= 0 else ""
-        self._shares[term] = (doc_id, int(counts.max()) / len(rowids))
-        return self._shares[term]
+        return (doc_id, int(counts.max()) / len(rowids))
 
     def _doc_map(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[str]]:
         """Sorted chunk rowids, their document codes and the code -> document id list."""
@@ -164,3 +212,28 @@ class Router:
             self._doc_of_row = (rowids[order], codes.reshape(-1)[order].astype(np.int64),
                                 [str(n) for n in names])
         return self._doc_of_row
+
+
+def title_phrases(query: str) -> list[str]:
+    """Adjacent word pairs of ``query`` (lower case, neither a stop word): the phrases
+    routing checks against the documents' titles."""
+    out = []
+    for m in _PAIR.finditer(query):
+        a, b = m.group(1).lower(), m.group(2).lower()
+        if a not in STOPWORDS | _TITLE_FILLER and b not in STOPWORDS | _TITLE_FILLER:
+            out.append(f"{a} {b}")
+    return list(dict.fromkeys(out))
+
+
+_NAME = re.compile(r"(?<![\w-])(?:[A-Z][a-z][\w'-]*\s+){1,5}[A-Z][a-z][\w'-]*(?![\w-])")
+
+
+def capitalised_names(query: str) -> list[str]:
+    """Runs of two or more capitalised words in ``query`` (stop words such as "The" or
+    "Where" dropped): the names routing checks against the documents."""
+    out = []
+    for m in _NAME.finditer(query):
+        words = [w for w in m.group(0).split() if w.lower() not in STOPWORDS]
+        if len(words) >= 2:
+            out.append(" ".join(w.lower() for w in words))
+    return list(dict.fromkeys(out))
