@@ -105,16 +105,23 @@ def _with_rules_of_provisos(chosen: list[Unit], store: Store, as_of: date | None
     alone drops the rule, e.g. a penalty's amount and cap before its hearing proviso."""
     out: list[Unit] = []
     shown = {(u.provision.id, u.start) for u in chosen}
+    placed: set[tuple[str, int]] = set()
     added = False
     strong = _strong(chosen)
     for u in chosen:
+        if (u.provision.id, u.start) in placed:
+            continue  # a rule already moved before its proviso
         if u in strong and _PROVISO.match(u.text) and u.start > u.provision.start:
             rule = _own_unit(u.provision, store, as_of, u)
-            if rule is not None and rule.start < u.start and \
-                    (rule.provision.id, rule.start) not in shown:
+            key = (rule.provision.id, rule.start) if rule is not None else None
+            if rule is not None and key is not None and rule.start < u.start and \
+                    key not in placed and not any((o.provision.id, o.start) == key
+                                                  for o in out):
+                # Not shown yet, or shown only after the proviso: it comes first.
                 out.append(rule)
-                shown.add((rule.provision.id, rule.start))
-                added = True
+                placed.add(key)
+                added = key not in shown or added
+                shown.add(key)
         out.append(u)
     if not added:
         return out

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from civicsetu.answer.completions import complete_quotes
 from civicsetu.answer.evidence import assess, missing_quantity, missing_quantity_notice
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
+from civicsetu.answer.parts import answering_units
 from civicsetu.answer.units import (
     KEEP_RELATIVE,
     MAX_QUOTE_CHARS,
@@ -29,6 +30,7 @@ from civicsetu.answer.verify import fold, verify_citations
 from civicsetu.guard.injection import screen
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
+from civicsetu.search.query import AliasTable, named_documents
 from civicsetu.store.base import DocumentInfo, Store
 from civicsetu.types import Answer, Citation, Hit, Provision, section_of
 
@@ -48,6 +50,10 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 # point that raises citation precision most for the least key-fact loss
 # (docs/EVALUATION.md).
 NEW_TERMS_SHARE = 0.1
+# Each part of the question is answered from the first PART_HITS hits: a unit stating what
+# the part asks (answer/parts.py) holding at least PART_FLOOR of the part's words.
+PART_HITS = 10
+PART_FLOOR = 0.3
 
 
 def without_instructions(result: SearchResult) -> SearchResult:
@@ -101,12 +107,20 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     follows them (``answer/completions.py``); with ``selective`` (the shown answer, not
     an LLM's context) weak units that add no question words are left out."""
     result = without_instructions(result)
-    units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
+    depth = max(CANDIDATE_HITS, max_quotes)
+    units = _candidate_units(result.hits[:max(depth, PART_HITS if selective else 0)], store,
                              result.as_of)
-    _score(units, result, store)
-    chosen = _choose(units, max_quotes, max_chars, selective)
+    idf = _score(units, result, store)
+    chosen = _choose([u for u in units if u.rank < depth], max_quotes, max_chars, selective)
+    added: list[Unit] = []
+    if selective and chosen:
+        whole = _section_units(result.hits[:PART_HITS], store, result.as_of, units)
+        _score(whole, result, store)
+        added = _part_answers(chosen, units + whole, result, documents, idf)
+        chosen = [*chosen, *added]
     if complete and chosen:
-        chosen = complete_quotes(chosen, result, store, max_quotes, max_chars)
+        chosen = complete_quotes(chosen, result, store, max_quotes + len(added),
+                                 max_chars + sum(len(u.text) for u in added))
     titles = {d.id: d.title for d in documents}
     section_titles = _section_titles(chosen, store, result.as_of)
     citations = [_citation(u, titles, section_titles) for u in chosen]
@@ -147,20 +161,44 @@ def _candidate_units(hits: list[Hit], store: Store,
     return units
 
 
+def _section_units(hits: list[Hit], store: Store, as_of: date | None,
+                   known: list[Unit]) -> list[Unit]:
+    """The units of the hits' whole sections that ``known`` does not hold (a sibling
+    sub-section the retrieval did not return on its own), ranked by their section's first
+    hit."""
+    seen = {(u.provision.doc_id, u.start) for u in known}
+    units: list[Unit] = []
+    done: set[tuple[str, str]] = set()
+    for rank, hit in enumerate(hits):
+        key = (hit.doc_id, section_of(hit.provision_path))
+        if key in done:
+            continue
+        done.add(key)
+        whole = replace(hit, start=0, end=1 << 62)
+        for u in _candidate_units([whole], store, as_of):
+            if (u.provision.doc_id, u.start) not in seen:
+                u.rank = rank
+                units.append(u)
+    return units
+
+
 def _stem(word: str) -> str:
     return word[:6] if len(word) > 6 else word
 
 
-def _score(units: list[Unit], result: SearchResult, store: Store) -> None:
+def _score(units: list[Unit], result: SearchResult, store: Store) -> dict[str, float]:
+    """Score ``units`` in place; the idf of each (stemmed) question word."""
     own = list(dict.fromkeys(result.analysis.terms))
     added = [w for e in result.analysis.expansions for w in e.split() if w not in own]
     terms = own + list(dict.fromkeys(added))
     df = store.term_document_frequency(terms) if terms else {}
     n = max(store.chunk_count(), 1)
     weights: dict[str, float] = {}
+    idf: dict[str, float] = {}
     for t in terms:
         factor = 1.0 if t in own else EXPANSION_WEIGHT
-        weights.setdefault(_stem(t.lower()), factor * math.log(1 + n / (1 + df.get(t, 0))))
+        idf.setdefault(_stem(t.lower()), math.log(1 + n / (1 + df.get(t, 0))))
+        weights.setdefault(_stem(t.lower()), factor * idf[_stem(t.lower())])
     total = sum(weights.values()) or 1.0
     for u in units:
         tokens = {_stem(t) for t in _TOKEN.findall(u.text.lower())}
@@ -168,6 +206,24 @@ def _score(units: list[Unit], result: SearchResult, store: Store) -> None:
         coverage = sum(u.matched.values())
         brevity = 1.0 if len(u.text) < 80 else 1.1  # headings-only fragments rarely answer
         u.score = coverage * brevity + RANK_WEIGHT / (1 + u.rank) + (0.5 if u.pinned else 0.0)
+    return idf
+
+
+def _part_answers(chosen: list[Unit], units: list[Unit], result: SearchResult,
+                  documents: list[DocumentInfo], idf: dict[str, float]) -> list[Unit]:
+    """Units that answer the parts of the question the chosen quotes leave unanswered
+    (``answer/parts.py``), from the Acts of the question (else of the lead quote)."""
+    analysis = result.analysis
+    docs = set(analysis.named_docs + analysis.implied_docs) or {chosen[0].provision.doc_id}
+    named = [d for d in documents if d.id in analysis.named_docs]
+    table = AliasTable.of(named) if named else None
+
+    def names(text: str) -> list[str]:
+        if table is None:
+            return []
+        return list(dict.fromkeys(d for d, _, _ in named_documents(text, table)))
+
+    return answering_units(analysis.query, chosen, units, docs, idf, PART_FLOOR, names)
 
 
 def _choose(units: list[Unit], max_quotes: int = MAX_QUOTES,

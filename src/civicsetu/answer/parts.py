@@ -1,0 +1,214 @@
+"""Which quote answers which part of the question.
+
+A question's form says what kind of statement answers it: "who decides ...?", "which
+forum?" and "how is he chosen?" ask for an authority; "how fast?", "what deadline?" and
+"within what time?" for a period; "how much?", "what deposit?" for an amount; "what
+punishment?" for a penalty. A several-part question asks several of these ("who decides
+the compensation, and how fast?"), and the retrieval often finds each part's provision
+without the quotes (chosen by the whole question's words) showing it.
+
+``asks`` reads the kinds each part of the question asks for, with that part's own words;
+``answering_units`` gives, for each (part, kind) no chosen quote states, the retrieved unit
+that states that kind of thing and shares the most of the part's words. Nothing here knows
+any Act: the kinds are read from the question's grammar and the units' wording (numbers
+in canonical form, ``answer/numbers.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from civicsetu.answer.numbers import canonical
+from civicsetu.answer.units import Unit
+from civicsetu.search.decompose import ACTORS, split_parts
+from civicsetu.search.lexicon import expansions, focus_terms
+from civicsetu.search.query import STOPWORDS
+
+# The question forms of each kind (matched on one part of the question).
+ASK_FORMS: dict[str, re.Pattern[str]] = {
+    "period": re.compile(
+        r"\bhow\s+(?:fast|soon|quickly|long)\b|\bby\s+when\b|\bhow\s+much\s+time\b|"
+        r"\bwithin\s+(?:what|which|how)\b|\bdeadlines?\b|\btime[\s-]+limits?\b|"
+        r"\bhow\s+many\s+(?:days|weeks|months|years)\b|\blimitation\s+period\b|"
+        r"\bwhen\s+(?:must|should|does|do|will)\s+(?:\w+\s+){0,3}(?:expire|lapse|end)\b",
+        re.IGNORECASE),
+    "amount": re.compile(
+        r"\bhow\s+much\b(?!\s+time)|\b(?:maximum|minimum|max)\s+(?:\w+\s+)?(?:fine|penalty|"
+        r"amount|compensation|fee)\b|\b(?:pre-?)?deposit\b|\bwhat\s+percentage\b|"
+        r"\bhow\s+many\s+(?:rupees|per\s*cent)\b",
+        re.IGNORECASE),
+    # Where a matter goes: the forum an appeal or a complaint lies to.
+    "forum": re.compile(
+        r"\b(?:which|what)\s+(?:\w+\s+)?(?:forum|court|commission|tribunal|bench)\b|"
+        r"\bto\s+whom\b|\bwhere\s+(?:\w+\s+){0,4}(?:appeal|complain|file|go|goes|lie|lies|"
+        r"challenge)\w*\b",
+        re.IGNORECASE),
+    # Who acts: the authority that decides, hears, appoints, or may hold an office.
+    "agent": re.compile(
+        r"(?:^|[,;:(]\s*|\b(?:and|or|but|compare|then|also|so)\s+)(?:who|whom)\b|"
+        r"\b(?:which|what)\s+(?:\w+\s+)?(?:authority|officer|body)\b|"
+        r"\bhow\s+(?:\w+\s+){0,2}(?:chosen|appointed|selected)\b",
+        re.IGNORECASE),
+    "penalty": re.compile(
+        r"\b(?:what|which)\s+(?:\w+\s+)?(?:punishment|penalt\w*|sentence)\b|"
+        r"\bpunish\w*\b|\bimprison\w*\b|\bjail\b|\bprosecut\w*\b",
+        re.IGNORECASE),
+}
+# The statements of each kind (matched on a unit's text in canonical number form).
+STATES: dict[str, re.Pattern[str]] = {
+    "period": re.compile(r"\b\d+\s+(?:(?:clear|working)\s+)?(?:days?|weeks?|months?|years?)\b",
+                         re.IGNORECASE),
+    "amount": re.compile(r"\b\d+\s+(?:rupees|per\s+cent)\b|\brupees\s+\d", re.IGNORECASE),
+    "penalty": re.compile(r"\b(?:imprisonment|punishable|penalty|fine)\b", re.IGNORECASE),
+}
+# An authority the provision directs to or gives the power ("an appeal to the High Court",
+# "dealt with by the adjudicating officer", "the State Commission shall have jurisdiction"):
+# the noun with up to two words that name which one.
+_AUTHORITY = (r"(?:Authority|Tribunal|Commission|Court|[Oo]fficer|Registrar|Collector|Judge|"
+              r"Magistrate|Government|Committee|Board|Bench|Chairperson|Commissioner)\b")
+_NAMED = r"(?P<name>(?:[\w-]+\s+){0,2}" + _AUTHORITY + r")"
+_DIRECTED = {
+    "forum": re.compile(r"\b(?:to|before)\s+(?:the|a|an)\s+" + _NAMED),
+    "agent": re.compile(r"\b(?:by|be|been)\s+(?:the|a|an)\s+" + _NAMED + r"|"
+                        r"\b(?:the|a|an)\s+(?P<subject>(?:[\w-]+\s+){0,2}" + _AUTHORITY
+                        + r")\s+(?:shall|may)\b"),
+}
+_WORD = re.compile(r"[a-z0-9]+")
+_CONDITION = re.compile(r"^\s*(?:if|when|once|after|unless)\b", re.IGNORECASE)
+# Question words that carry the form, not the subject.
+_FORM_WORDS = frozenset("""
+how fast soon quickly long much many deadline deadlines time limit limits within period
+maximum minimum max percentage forum court body bench chosen appointed selected
+punishment penalty penalties sentence compare versus each first next steps both days
+""".split())  # noqa: SIM905 - a word list reads better as text
+# A context word (a party of the dispute) counts this much against a part's own words.
+ACTOR_WEIGHT = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One kind of statement a part of the question asks for, with the part's words."""
+
+    kind: str
+    part: str
+    words: dict[str, float]  # stem -> weight (the part's own words, parties weigh less)
+    docs: tuple[str, ...] = ()  # Acts the part names ("... under RERA"): its answer's Act
+
+
+def stem(word: str) -> str:
+    """The word's first six letters (as the extractive scorer stems)."""
+    return word[:6] if len(word) > 6 else word
+
+
+def asks(question: str, names: Callable[[str], list[str]] | None = None) -> list[Ask]:
+    """The kinds of statement each part of ``question`` asks for, in the order asked. A
+    part that only sets a condition ("if I lose there") lends its words to the next; a
+    part with no form of its own (the second side of a comparison) asks what the part
+    before it asked. ``names`` gives the Acts a text names."""
+    parts = split_parts(question)
+    out: list[Ask] = []
+    carry = ""
+    previous: list[str] = []
+    subject = _words(parts[0]) if parts else {}
+    for i, part in enumerate(parts):
+        asking = _asking_sentence(part) if i == 0 else part
+        kinds = [k for k, form in ASK_FORMS.items() if form.search(asking)]
+        if not kinds and _CONDITION.match(part) and i + 1 < len(parts):
+            carry = f"{carry} {part}"
+            continue
+        if not kinds:
+            kinds = previous
+        text = f"{carry} {asking}".strip()
+        carry = ""
+        previous = kinds
+        words = _words(text, focus=True)
+        if sum(1 for w in words.values() if w == 1.0) < 2:
+            # A thin part ("within what time?") asks about the question's subject.
+            words = {**{s: ACTOR_WEIGHT for s in subject}, **words}
+        docs = tuple(names(text)) if names else ()
+        out.extend(Ask(k, part, words, docs) for k in kinds)
+    return out
+
+
+def _asking_sentence(part: str) -> str:
+    sentences = [s for s in re.split(r"(?<=[.!])\s+", part) if s.strip()]
+    return sentences[-1] if sentences else part
+
+
+def _words(text: str, focus: bool = False) -> dict[str, float]:
+    """The stems of ``text``'s subject words (question-form words left out) and of the
+    statute's words for them (``lexicon``); parties and statute words weigh less."""
+    low = text.lower()
+    out: dict[str, float] = {}
+    for w in _WORD.findall(low):
+        if w in STOPWORDS or w in _FORM_WORDS or len(w) < 3:
+            continue
+        out.setdefault(stem(w), ACTOR_WEIGHT if w in ACTORS else 1.0)
+    for term in [*expansions(low), *(focus_terms(text) if focus else [])]:
+        for w in _WORD.findall(term.lower()):
+            if w not in STOPWORDS and w not in _FORM_WORDS and len(w) >= 3:
+                out.setdefault(stem(w), ACTOR_WEIGHT)
+    return out
+
+
+def unit_stems(u: Unit) -> set[str]:
+    return {stem(t) for t in _WORD.findall(u.text.lower())}
+
+
+def states(kind: str, u: Unit, part: str = "") -> bool:
+    """Does the unit state a thing of this kind (a period, an amount ...)? An authority
+    counts when the provision directs to it or empowers it and the part (``part``) does
+    not already name it ("after the Appellate Tribunal" is not answered by that Tribunal)."""
+    if kind in _DIRECTED:
+        low = " ".join(part.lower().split())
+        for m in _DIRECTED[kind].finditer(u.text):
+            name = " ".join((m.group("name") or m.group("subject")).lower().split())
+            if name not in low:
+                return True
+        return False
+    return STATES[kind].search(canonical(u.text)) is not None
+
+
+def relevance(ask: Ask, u: Unit, idf: dict[str, float]) -> float:
+    """Share of the part's (idf-weighted) words the unit holds."""
+    total = sum(w * idf.get(s, 1.0) for s, w in ask.words.items()) or 1.0
+    tokens = unit_stems(u)
+    return sum(w * idf.get(s, 1.0) for s, w in ask.words.items() if s in tokens) / total
+
+
+MARGIN = 0.0
+
+
+def answering_units(question: str, chosen: list[Unit], units: list[Unit],
+                    docs: set[str], idf: dict[str, float], floor: float,
+                    names: Callable[[str], list[str]] | None = None) -> list[Unit]:
+    """For each part's ask, the unit (from ``docs``, or the Acts the part names) that states
+    its kind and holds most of the part's words (at least ``floor`` of them; ties go to the
+    better-ranked hit), unless a chosen quote states it with nearly as many (``MARGIN``).
+    In the order asked."""
+    shown = list(chosen)
+    out: list[Unit] = []
+    for ask in asks(question, names):
+        allowed = set(ask.docs) or docs
+        scored: dict[tuple[str, int], tuple[float, Unit]] = {}
+        for u in [*shown, *units]:
+            key = (u.provision.id, u.start)
+            if key in scored or u.provision.doc_id not in allowed or \
+                    not states(ask.kind, u, ask.part):
+                continue
+            rel = relevance(ask, u, idf)
+            if rel >= floor:
+                scored[key] = (rel, u)
+        if not scored:
+            continue
+        best_rel = max(rel for rel, _ in scored.values())
+        shown_keys = {(u.provision.id, u.start) for u in shown}
+        if any(rel >= best_rel - MARGIN for key, (rel, _) in scored.items()
+               if key in shown_keys):
+            continue
+        rel, unit = max(scored.values(), key=lambda x: (x[0], -x[1].rank))
+        out.append(unit)
+        shown.append(unit)
+    return out
