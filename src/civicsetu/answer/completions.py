@@ -31,16 +31,28 @@ MAX_COMPLETIONS = 2
 def complete_quotes(chosen: list[Unit], result: SearchResult, store: Store, max_quotes: int,
                     max_chars: int) -> list[Unit]:
     """``chosen`` with what finishes the lead's rule after it (sibling sub-sections that
-    refer back to it, within the budget), then a duty's penalty, without other duties'
-    penalties, provisos with their rules, and the provisions strong quotes refer to."""
-    extra = completions(chosen[0], store, result.as_of, {u.provision.id for u in chosen})
+    refer back to it, or to another strong quote of the lead's section: at most
+    ``MAX_COMPLETIONS`` beyond the lead's own, within the budget), then a duty's penalty,
+    without other duties' penalties, provisos with their rules, and the provisions strong
+    quotes refer to."""
+    taken = {u.provision.id for u in chosen}
     budget = max_chars - sum(len(u.text) for u in chosen)
-    fitting = []
-    for u in extra:
-        if len(u.text) <= budget:
-            fitting.append(u)
-            budget -= len(u.text)
-    chosen = [chosen[0], *fitting, *chosen[1:]][:max_quotes + len(fitting)]
+    out: list[Unit] = []
+    added = 0
+    lead = chosen[0].provision
+    strong = [u for u in _strong(chosen) if u.provision.doc_id == lead.doc_id
+              and u.provision.section == lead.section]
+    for i, quoted in enumerate(chosen[:max_quotes]):
+        out.append(quoted)
+        if i > 0 and (quoted not in strong or added >= MAX_COMPLETIONS):
+            continue
+        for u in completions(quoted, store, result.as_of, taken):
+            if len(u.text) <= budget and (i == 0 or added < MAX_COMPLETIONS):
+                out.append(u)
+                taken.add(u.provision.id)
+                budget -= len(u.text)
+                added += 1
+    chosen = out
     chosen = _with_penalty_of_duty(chosen, result, store, max_chars)
     chosen = _without_other_duties_penalties(chosen, result, store)
     chosen = _with_rules_of_provisos(chosen, store, result.as_of, max_chars)

@@ -187,7 +187,7 @@ def _stem(word: str) -> str:
 
 
 def _score(units: list[Unit], result: SearchResult, store: Store) -> dict[str, float]:
-    """Score ``units`` in place; the idf of each (stemmed) question word."""
+    """Score ``units`` in place; the idf of each (lower-cased) question word."""
     own = list(dict.fromkeys(result.analysis.terms))
     added = [w for e in result.analysis.expansions for w in e.split() if w not in own]
     terms = own + list(dict.fromkeys(added))
@@ -197,8 +197,8 @@ def _score(units: list[Unit], result: SearchResult, store: Store) -> dict[str, f
     idf: dict[str, float] = {}
     for t in terms:
         factor = 1.0 if t in own else EXPANSION_WEIGHT
-        idf.setdefault(_stem(t.lower()), math.log(1 + n / (1 + df.get(t, 0))))
-        weights.setdefault(_stem(t.lower()), factor * idf[_stem(t.lower())])
+        idf.setdefault(t.lower(), math.log(1 + n / (1 + df.get(t, 0))))
+        weights.setdefault(_stem(t.lower()), factor * idf[t.lower()])
     total = sum(weights.values()) or 1.0
     for u in units:
         tokens = {_stem(t) for t in _TOKEN.findall(u.text.lower())}

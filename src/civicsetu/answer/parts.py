@@ -93,13 +93,19 @@ class Ask:
 
     kind: str
     part: str
-    words: dict[str, float]  # stem -> weight (the part's own words, parties weigh less)
+    words: dict[str, tuple[float, str]]  # stem -> (weight: parties weigh less, a word)
     docs: tuple[str, ...] = ()  # Acts the part names ("... under RERA"): its answer's Act
 
 
+_SUFFIX = re.compile(r"(?:ations?|ments?|ings?|als?|ed|es|s)$")
+
+
 def stem(word: str) -> str:
-    """The word's first six letters (as the extractive scorer stems)."""
-    return word[:6] if len(word) > 6 else word
+    """A light stem: common endings off, then at most six letters ("refused", "refusal"
+    and "refusing" are one word; so are "appeal" and "appealing")."""
+    short = _SUFFIX.sub("", word)
+    word = short if len(short) >= 4 else word
+    return word[:6]
 
 
 def asks(question: str, names: Callable[[str], list[str]] | None = None) -> list[Ask]:
@@ -124,9 +130,9 @@ def asks(question: str, names: Callable[[str], list[str]] | None = None) -> list
         carry = ""
         previous = kinds
         words = _words(text, focus=True)
-        if sum(1 for w in words.values() if w == 1.0) < 2:
+        if sum(1 for w, _ in words.values() if w == 1.0) < 2:
             # A thin part ("within what time?") asks about the question's subject.
-            words = {**{s: ACTOR_WEIGHT for s in subject}, **words}
+            words = {**{s: (ACTOR_WEIGHT, w) for s, (_, w) in subject.items()}, **words}
         docs = tuple(names(text)) if names else ()
         out.extend(Ask(k, part, words, docs) for k in kinds)
     return out
@@ -137,19 +143,25 @@ def _asking_sentence(part: str) -> str:
     return sentences[-1] if sentences else part
 
 
-def _words(text: str, focus: bool = False) -> dict[str, float]:
-    """The stems of ``text``'s subject words (question-form words left out) and of the
-    statute's words for them (``lexicon``); parties and statute words weigh less."""
-    low = text.lower()
-    out: dict[str, float] = {}
+# What the asker rules out ("not because the seller denied signing") is not the subject.
+_RULED_OUT = re.compile(r"\b(?:not\s+(?:because|due\s+to|on\s+the\s+ground)|rather\s+than|"
+                        r"instead\s+of)\b[^).;?]*", re.IGNORECASE)
+
+
+def _words(text: str, focus: bool = False) -> dict[str, tuple[float, str]]:
+    """The stems of ``text``'s subject words (question-form words and what the asker rules
+    out left out) and of the statute's words for them (``lexicon``); parties and statute
+    words weigh less."""
+    low = _RULED_OUT.sub(" ", text.lower())
+    out: dict[str, tuple[float, str]] = {}
     for w in _WORD.findall(low):
         if w in STOPWORDS or w in _FORM_WORDS or len(w) < 3:
             continue
-        out.setdefault(stem(w), ACTOR_WEIGHT if w in ACTORS else 1.0)
+        out.setdefault(stem(w), (ACTOR_WEIGHT if w in ACTORS else 1.0, w))
     for term in [*expansions(low), *(focus_terms(text) if focus else [])]:
         for w in _WORD.findall(term.lower()):
             if w not in STOPWORDS and w not in _FORM_WORDS and len(w) >= 3:
-                out.setdefault(stem(w), ACTOR_WEIGHT)
+                out.setdefault(stem(w), (ACTOR_WEIGHT, w))
     return out
 
 
@@ -172,10 +184,12 @@ def states(kind: str, u: Unit, part: str = "") -> bool:
 
 
 def relevance(ask: Ask, u: Unit, idf: dict[str, float]) -> float:
-    """Share of the part's (idf-weighted) words the unit holds."""
-    total = sum(w * idf.get(s, 1.0) for s, w in ask.words.items()) or 1.0
+    """Share of the part's words the unit holds, each weighed by its idf (``idf``: by the
+    lower-cased word; a word the question search did not weigh counts 1)."""
+    weights = {s: w * idf.get(word, 1.0) for s, (w, word) in ask.words.items()}
+    total = sum(weights.values()) or 1.0
     tokens = unit_stems(u)
-    return sum(w * idf.get(s, 1.0) for s, w in ask.words.items() if s in tokens) / total
+    return sum(w for s, w in weights.items() if s in tokens) / total
 
 
 MARGIN = 0.0
@@ -188,6 +202,8 @@ def answering_units(question: str, chosen: list[Unit], units: list[Unit],
     its kind and holds most of the part's words (at least ``floor`` of them; ties go to the
     better-ranked hit), unless a chosen quote states it with nearly as many (``MARGIN``).
     In the order asked."""
+    if len(split_parts(question)) < 2:
+        return []  # one question: the quotes chosen by its words answer it
     shown = list(chosen)
     out: list[Unit] = []
     for ask in asks(question, names):
