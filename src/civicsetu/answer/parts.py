@@ -51,6 +51,14 @@ ASK_FORMS: dict[str, re.Pattern[str]] = {
         r"\b(?:which|what)\s+(?:\w+\s+)?(?:authority|officer|body)\b|"
         r"\bhow\s+(?:\w+\s+){0,2}(?:chosen|appointed|selected)\b",
         re.IGNORECASE),
+    # How an order is made to bite: execution, recovery.
+    "enforcement": re.compile(
+        r"\b(?:enforc\w*|execut(?:ed|ion)|recover\w*|implement\w*)\b|\bstill\s+(?:refuses|"
+        r"fails|does\s+not)\b", re.IGNORECASE),
+    # A way out of a rule or a missed time: an exception, an extension, a condonation.
+    "exception": re.compile(
+        r"\b(?:leeway|exceptions?|extensions?|extend\w*|condon\w*|relax\w*|exempt\w*|"
+        r"grace)\b", re.IGNORECASE),
     "penalty": re.compile(
         r"\b(?:what|which)\s+(?:\w+\s+)?(?:punishment|penalt\w*|sentence)\b|"
         r"\bpunish\w*\b|\bimprison\w*\b|\bjail\b|\bprosecut\w*\b",
@@ -61,6 +69,11 @@ STATES: dict[str, re.Pattern[str]] = {
     "period": re.compile(r"\b\d+\s+(?:(?:clear|working)\s+)?(?:days?|weeks?|months?|years?)\b",
                          re.IGNORECASE),
     "amount": re.compile(r"\b\d+\s+(?:rupees|per\s+cent)\b|\brupees\s+\d", re.IGNORECASE),
+    "enforcement": re.compile(r"\b(?:executable|executed\s+as|recover\w*|as\s+a\s+decree|"
+                              r"arrears\s+of\s+land\s+revenue|enforce\w*)\b", re.IGNORECASE),
+    "exception": re.compile(r"\bProvided\s+(?:further\s+)?that\b|\b[Nn]otwithstanding\b|"
+                            r"\bmay\s+(?:\w+\s+)?(?:direct|condone|extend|allow|entertain|"
+                            r"exempt|relax)\b|\bsufficient\s+cause\b", re.IGNORECASE),
     "penalty": re.compile(r"\b(?:imprisonment|punishable|penalty|fine)\b", re.IGNORECASE),
 }
 # An authority the provision directs to or gives the power ("an appeal to the High Court",
@@ -81,10 +94,13 @@ _CONDITION = re.compile(r"^\s*(?:if|when|once|after|unless)\b", re.IGNORECASE)
 _FORM_WORDS = frozenset("""
 how fast soon quickly long much many deadline deadlines time limit limits within period
 maximum minimum max percentage forum court body bench chosen appointed selected
-punishment penalty penalties sentence compare versus each first next steps both days
+punishment penalty penalties sentence enforced enforce leeway exception extension
+compare versus each first next steps both days
 """.split())  # noqa: SIM905 - a word list reads better as text
 # A context word (a party of the dispute) counts this much against a part's own words.
 ACTOR_WEIGHT = 0.5
+# The whole question's subject words, lent to a thin part, count this much.
+SUBJECT_WEIGHT = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +148,7 @@ def asks(question: str, names: Callable[[str], list[str]] | None = None) -> list
         words = _words(text, focus=True)
         if sum(1 for w, _ in words.values() if w == 1.0) < 2:
             # A thin part ("within what time?") asks about the question's subject.
-            words = {**{s: (ACTOR_WEIGHT, w) for s, (_, w) in subject.items()}, **words}
+            words = {**{s: (SUBJECT_WEIGHT, w) for s, (_, w) in subject.items()}, **words}
         docs = tuple(names(text)) if names else ()
         out.extend(Ask(k, part, words, docs) for k in kinds)
     return out
