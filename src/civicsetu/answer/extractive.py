@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from civicsetu.answer.completions import complete_quotes
 from civicsetu.answer.evidence import assess, missing_quantity, missing_quantity_notice
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
-from civicsetu.answer.parts import answering_units
+from civicsetu.answer.parts import PartAnswers, answering_units
 from civicsetu.answer.units import (
     KEEP_RELATIVE,
     MAX_QUOTE_CHARS,
@@ -116,7 +116,15 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     if selective and chosen:
         whole = _section_units(result.hits[:PART_HITS], store, result.as_of, units)
         _score(whole, result, store)
-        added = _part_answers(chosen, units + whole, result, documents, idf)
+        found = _part_answers(chosen, units + whole, result, documents, idf)
+        added = found.added
+        if found.asks and not found.unanswered:
+            # Every part answered by a quote: a weak quote that answers none of them is
+            # left out (the budget follows the evidence).
+            best = max(u.score for u in chosen)
+            chosen = [u for i, u in enumerate(chosen) if i == 0 or
+                      u.score >= KEEP_RELATIVE * best or
+                      (u.provision.id, u.start) in found.answering]
         chosen = [*chosen, *added]
     if complete and chosen:
         chosen = complete_quotes(chosen, result, store, max_quotes + len(added),
@@ -210,7 +218,7 @@ def _score(units: list[Unit], result: SearchResult, store: Store) -> dict[str, f
 
 
 def _part_answers(chosen: list[Unit], units: list[Unit], result: SearchResult,
-                  documents: list[DocumentInfo], idf: dict[str, float]) -> list[Unit]:
+                  documents: list[DocumentInfo], idf: dict[str, float]) -> PartAnswers:
     """Units that answer the parts of the question the chosen quotes leave unanswered
     (``answer/parts.py``), from the Acts of the question (else of the lead quote)."""
     analysis = result.analysis

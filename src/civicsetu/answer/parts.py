@@ -59,6 +59,12 @@ ASK_FORMS: dict[str, re.Pattern[str]] = {
     "exception": re.compile(
         r"\b(?:leeway|exceptions?|extensions?|extend\w*|condon\w*|relax\w*|exempt\w*|"
         r"grace)\b", re.IGNORECASE),
+    # A remedy the asker may take: a complaint, an appeal, an application, a claim.
+    "remedy": re.compile(
+        r"\b(?:can|may|could)\s+(?:i|we|he|she|they|you|a|an|the|my|our)\s+(?:\w+\s+){0,3}"
+        r"(?:file|complain|appeal|apply|claim|sue|approach|challenge)\w*\b|"
+        r"\ballows?\s+(?:a|an|the)?\s*(?:complaint|appeal|claim|suit|application)s?\b",
+        re.IGNORECASE),
     "penalty": re.compile(
         r"\b(?:what|which)\s+(?:\w+\s+)?(?:punishment|penalt\w*|sentence)\b|"
         r"\bpunish\w*\b|\bimprison\w*\b|\bjail\b|\bprosecut\w*\b",
@@ -74,6 +80,8 @@ STATES: dict[str, re.Pattern[str]] = {
     "exception": re.compile(r"\bProvided\s+(?:further\s+)?that\b|\b[Nn]otwithstanding\b|"
                             r"\bmay\s+(?:\w+\s+)?(?:direct|condone|extend|allow|entertain|"
                             r"exempt|relax)\b|\bsufficient\s+cause\b", re.IGNORECASE),
+    "remedy": re.compile(r"\bmay\s+(?:\w+\s+){0,2}(?:file|prefer|make|apply|approach|"
+                         r"institute)\b|\bentitled\s+to\b", re.IGNORECASE),
     "penalty": re.compile(r"\b(?:imprisonment|punishable|penalty|fine)\b", re.IGNORECASE),
 }
 # An authority the provision directs to or gives the power ("an appeal to the High Court",
@@ -211,18 +219,31 @@ def relevance(ask: Ask, u: Unit, idf: dict[str, float]) -> float:
 MARGIN = 0.0
 
 
+@dataclass(slots=True)
+class PartAnswers:
+    """The units added for unanswered parts, and which shown units answer a part."""
+
+    added: list[Unit]
+    answering: set[tuple[str, int]]  # (provision id, start) of every answering unit
+    asks: int  # how many (part, kind) asks the question has
+    unanswered: int = 0  # asks that no retrieved unit answers
+
+
 def answering_units(question: str, chosen: list[Unit], units: list[Unit],
                     docs: set[str], idf: dict[str, float], floor: float,
-                    names: Callable[[str], list[str]] | None = None) -> list[Unit]:
+                    names: Callable[[str], list[str]] | None = None) -> PartAnswers:
     """For each part's ask, the unit (from ``docs``, or the Acts the part names) that states
     its kind and holds most of the part's words (at least ``floor`` of them; ties go to the
     better-ranked hit), unless a chosen quote states it with nearly as many (``MARGIN``).
     In the order asked."""
     if len(split_parts(question)) < 2:
-        return []  # one question: the quotes chosen by its words answer it
+        return PartAnswers([], set(), 0)  # one question: its own words chose its quotes
     shown = list(chosen)
     out: list[Unit] = []
-    for ask in asks(question, names):
+    answering: set[tuple[str, int]] = set()
+    unanswered = 0
+    found = asks(question, names)
+    for ask in found:
         allowed = set(ask.docs) or docs
         scored: dict[tuple[str, int], tuple[float, Unit]] = {}
         for u in [*shown, *units]:
@@ -234,13 +255,17 @@ def answering_units(question: str, chosen: list[Unit], units: list[Unit],
             if rel >= floor:
                 scored[key] = (rel, u)
         if not scored:
+            unanswered += 1
             continue
         best_rel = max(rel for rel, _ in scored.values())
         shown_keys = {(u.provision.id, u.start) for u in shown}
-        if any(rel >= best_rel - MARGIN for key, (rel, _) in scored.items()
-               if key in shown_keys):
+        near = {key for key, (rel, _) in scored.items()
+                if key in shown_keys and rel >= best_rel - MARGIN}
+        if near:
+            answering |= near
             continue
         rel, unit = max(scored.values(), key=lambda x: (x[0], -x[1].rank))
         out.append(unit)
         shown.append(unit)
-    return out
+        answering.add((unit.provision.id, unit.start))
+    return PartAnswers(out, answering, len(found), unanswered)
