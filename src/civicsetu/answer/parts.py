@@ -66,7 +66,7 @@ ASK_FORMS: dict[str, re.Pattern[str]] = {
         r"\ballows?\s+(?:a|an|the)?\s*(?:complaint|appeal|claim|suit|application)s?\b",
         re.IGNORECASE),
     "penalty": re.compile(
-        r"\b(?:what|which)\s+(?:\w+\s+)?(?:punishment|penalt\w*|sentence)\b|"
+        r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:punishment|penalt\w*|sentence)\b|"
         r"\bpunish\w*\b|\bimprison\w*\b|\bjail\b|\bprosecut\w*\b",
         re.IGNORECASE),
 }
@@ -236,13 +236,13 @@ def answering_units(question: str, chosen: list[Unit], units: list[Unit],
     its kind and holds most of the part's words (at least ``floor`` of them; ties go to the
     better-ranked hit), unless a chosen quote states it with nearly as many (``MARGIN``).
     In the order asked."""
-    if len(split_parts(question)) < 2:
-        return PartAnswers([], set(), 0)  # one question: its own words chose its quotes
+    found = asks(question, names)
+    if len(found) < 2 and len(split_parts(question)) < 2:
+        return PartAnswers([], set(), 0)  # one thing asked: its own words chose its quotes
     shown = list(chosen)
     out: list[Unit] = []
     answering: set[tuple[str, int]] = set()
     unanswered = 0
-    found = asks(question, names)
     for ask in found:
         allowed = set(ask.docs) or docs
         scored: dict[tuple[str, int], tuple[float, Unit]] = {}
