@@ -121,14 +121,18 @@ class Ask:
     docs: tuple[str, ...] = ()  # Acts the part names ("... under RERA"): its answer's Act
 
 
-_SUFFIX = re.compile(r"(?:ations?|ments?|ings?|als?|ed|es|s)$")
+# Endings taken off before the six-letter cut, and the letters each must leave.
+_SUFFIXES = (("ations", 4), ("ation", 4), ("ments", 4), ("ment", 4), ("ings", 4), ("ing", 4),
+             ("als", 5), ("al", 5), ("ed", 4), ("es", 4), ("s", 4))
 
 
 def stem(word: str) -> str:
-    """A light stem: common endings off, then at most six letters ("refused", "refusal"
-    and "refusing" are one word; so are "appeal" and "appealing")."""
-    short = _SUFFIX.sub("", word)
-    word = short if len(short) >= 4 else word
+    """A light stem: a common ending off, then at most six letters ("refused", "refusal"
+    and "refusing" are one word; so are "appeal", "appeals" and "appealing")."""
+    for suffix, keep in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
+            word = word[:-len(suffix)]
+            break
     return word[:6]
 
 
