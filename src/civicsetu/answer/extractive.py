@@ -105,7 +105,9 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     candidates failed verification). The extractive answer quotes them; an LLM gets them
     as its numbered context. With ``complete``, what finishes the chosen quotes' rules
     follows them (``answer/completions.py``); with ``selective`` (the shown answer, not
-    an LLM's context) weak units that add no question words are left out."""
+    an LLM's context) weak units that add no question words are left out, and with both,
+    each part of a several-part question is given the unit that states what it asks
+    (``answer/parts.py``)."""
     result = without_instructions(result)
     depth = max(CANDIDATE_HITS, max_quotes)
     units = _candidate_units(result.hits[:max(depth, PART_HITS if selective else 0)], store,
@@ -113,7 +115,8 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     idf = _score(units, result, store)
     chosen = _choose([u for u in units if u.rank < depth], max_quotes, max_chars, selective)
     added: list[Unit] = []
-    if selective and chosen:
+    if selective and complete and chosen:
+        # Each part of the question gets the unit that states what it asks (parts.py).
         whole = _section_units(result.hits[:PART_HITS], store, result.as_of, units)
         _score(whole, result, store)
         found = _part_answers(chosen, units + whole, result, documents, idf)
