@@ -29,9 +29,10 @@ MAX_COMPLETIONS = 2
 
 
 def complete_quotes(chosen: list[Unit], result: SearchResult, store: Store, max_quotes: int,
-                    max_chars: int) -> list[Unit]:
+                    max_chars: int, answers: list[Unit] | None = None) -> list[Unit]:
     """``chosen`` with what finishes the lead's rule after it (sibling sub-sections that
-    refer back to it, or to another strong quote of the lead's section: at most
+    refer back to it, or to another strong quote of the lead's section or to a part
+    answer (``answers``, answer/parts.py): at most
     ``MAX_COMPLETIONS`` beyond the lead's own, within the budget), then a duty's penalty,
     without other duties' penalties, provisos with their rules, and the provisions strong
     quotes refer to."""
@@ -41,7 +42,7 @@ def complete_quotes(chosen: list[Unit], result: SearchResult, store: Store, max_
     added = 0
     lead = chosen[0].provision
     strong = [u for u in _strong(chosen) if u.provision.doc_id == lead.doc_id
-              and u.provision.section == lead.section]
+              and u.provision.section == lead.section] + list(answers or [])
     for i, quoted in enumerate(chosen[:max_quotes]):
         out.append(quoted)
         if i > 0 and (quoted not in strong or added >= MAX_COMPLETIONS):

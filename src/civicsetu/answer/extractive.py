@@ -131,7 +131,7 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
         chosen = [*chosen, *added]
     if complete and chosen:
         chosen = complete_quotes(chosen, result, store, max_quotes + len(added),
-                                 max_chars + sum(len(u.text) for u in added))
+                                 max_chars + sum(len(u.text) for u in added), added)
     titles = {d.id: d.title for d in documents}
     section_titles = _section_titles(chosen, store, result.as_of)
     citations = [_citation(u, titles, section_titles) for u in chosen]
