@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING
@@ -109,17 +110,20 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     each part of a several-part question is given the unit that states what it asks
     (``answer/parts.py``)."""
     result = without_instructions(result)
-    depth = max(CANDIDATE_HITS, max_quotes)
-    units = _candidate_units(result.hits[:max(depth, PART_HITS if selective else 0)], store,
+    units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
                              result.as_of)
     idf = _score(units, result, store)
-    chosen = _choose([u for u in units if u.rank < depth], max_quotes, max_chars, selective)
+    chosen = _choose(units, max_quotes, max_chars, selective)
     added: list[Unit] = []
     if selective and complete and chosen:
         # Each part of the question gets the unit that states what it asks (parts.py).
-        whole = _section_units(result.hits[:PART_HITS], store, result.as_of, units)
-        _score(whole, result, store)
-        found = _part_answers(chosen, units + whole, result, documents, idf)
+        def candidates() -> list[Unit]:
+            near = _candidate_units(result.hits[:PART_HITS], store, result.as_of)
+            whole = _section_units(result.hits[:PART_HITS], store, result.as_of, near)
+            _score(near + whole, result, store)
+            return near + whole
+
+        found = _part_answers(chosen, candidates, result, documents, idf)
         added = found.added
         if found.asks and not found.unanswered:
             # Every part answered by a quote: a weak quote that answers none of them is
@@ -220,7 +224,7 @@ def _score(units: list[Unit], result: SearchResult, store: Store) -> dict[str, f
     return idf
 
 
-def _part_answers(chosen: list[Unit], units: list[Unit], result: SearchResult,
+def _part_answers(chosen: list[Unit], units: Callable[[], list[Unit]], result: SearchResult,
                   documents: list[DocumentInfo], idf: dict[str, float]) -> PartAnswers:
     """Units that answer the parts of the question the chosen quotes leave unanswered
     (``answer/parts.py``), from the Acts of the question (else of the lead quote)."""

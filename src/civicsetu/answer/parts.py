@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from civicsetu.answer.numbers import canonical
 from civicsetu.answer.units import Unit
@@ -208,7 +209,10 @@ def states(kind: str, u: Unit, part: str = "") -> bool:
             if name not in low:
                 return True
         return False
-    return STATES[kind].search(canonical(u.text)) is not None
+    return STATES[kind].search(_canonical(u.text)) is not None
+
+
+_canonical = lru_cache(maxsize=4096)(canonical)  # a unit is checked for several kinds
 
 
 def relevance(ask: Ask, u: Unit, idf: dict[str, float]) -> float:
@@ -233,7 +237,7 @@ class PartAnswers:
     unanswered: int = 0  # asks that no retrieved unit answers
 
 
-def answering_units(question: str, chosen: list[Unit], units: list[Unit],
+def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], list[Unit]],
                     docs: set[str], idf: dict[str, float], floor: float,
                     names: Callable[[str], list[str]] | None = None) -> PartAnswers:
     """For each part's ask, the unit (from ``docs``, or the Acts the part names) that states
@@ -243,6 +247,7 @@ def answering_units(question: str, chosen: list[Unit], units: list[Unit],
     found = asks(question, names)
     if len(found) < 2 and len(split_parts(question)) < 2:
         return PartAnswers([], set(), 0)  # one thing asked: its own words chose its quotes
+    units = candidates()  # built only for a question that asks several things
     shown = list(chosen)
     out: list[Unit] = []
     answering: set[tuple[str, int]] = set()
