@@ -110,16 +110,17 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     each part of a several-part question is given the unit that states what it asks
     (``answer/parts.py``)."""
     result = without_instructions(result)
+    read: dict[tuple[str, str], list[Provision]] = {}  # provisions by section, read once
     units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
-                             result.as_of)
+                             result.as_of, read)
     idf = _score(units, result, store)
     chosen = _choose(units, max_quotes, max_chars, selective)
     added: list[Unit] = []
     if selective and complete and chosen:
         # Each part of the question gets the unit that states what it asks (parts.py).
         def candidates() -> list[Unit]:
-            near = _candidate_units(result.hits[:PART_HITS], store, result.as_of)
-            whole = _section_units(result.hits[:PART_HITS], store, result.as_of, near)
+            near = _candidate_units(result.hits[:PART_HITS], store, result.as_of, read)
+            whole = _section_units(result.hits[:PART_HITS], store, result.as_of, near, read)
             _score(near + whole, result, store)
             return near + whole
 
@@ -143,10 +144,12 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     return ok, len(rejected)
 
 
-def _candidate_units(hits: list[Hit], store: Store,
-                     as_of: date | None = None) -> list[Unit]:
+def _candidate_units(hits: list[Hit], store: Store, as_of: date | None = None,
+                     sections: dict[tuple[str, str], list[Provision]] | None = None
+                     ) -> list[Unit]:
+    """The quotable units of ``hits`` (``sections``: provisions already read, by section)."""
     units: list[Unit] = []
-    sections: dict[tuple[str, str], list[Provision]] = {}
+    sections = {} if sections is None else sections
     seen: set[tuple[str, int]] = set()
     for rank, hit in enumerate(hits):
         key = (hit.doc_id, section_of(hit.provision_path))
@@ -176,8 +179,8 @@ def _candidate_units(hits: list[Hit], store: Store,
     return units
 
 
-def _section_units(hits: list[Hit], store: Store, as_of: date | None,
-                   known: list[Unit]) -> list[Unit]:
+def _section_units(hits: list[Hit], store: Store, as_of: date | None, known: list[Unit],
+                   read: dict[tuple[str, str], list[Provision]] | None = None) -> list[Unit]:
     """The units of the hits' whole sections that ``known`` does not hold (a sibling
     sub-section the retrieval did not return on its own), ranked by their section's first
     hit."""
@@ -190,7 +193,7 @@ def _section_units(hits: list[Hit], store: Store, as_of: date | None,
             continue
         done.add(key)
         whole = replace(hit, start=0, end=1 << 62)
-        for u in _candidate_units([whole], store, as_of):
+        for u in _candidate_units([whole], store, as_of, read):
             if (u.provision.doc_id, u.start) not in seen:
                 u.rank = rank
                 units.append(u)

@@ -194,8 +194,14 @@ def _words(text: str, focus: bool = False) -> dict[str, tuple[float, str]]:
     return out
 
 
-def unit_stems(u: Unit) -> set[str]:
-    return {stem(t) for t in _WORD.findall(u.text.lower())}
+def unit_stems(u: Unit) -> frozenset[str]:
+    """The light stems of the unit's words."""
+    return _stems(u.text)
+
+
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(stem(t) for t in _WORD.findall(text.lower()))
 
 
 def states(kind: str, u: Unit, part: str = "") -> bool:
