@@ -1,17 +1,20 @@
 """Which quote answers which part of the question.
 
-A question's form says what kind of statement answers it: "who decides ...?", "which
-forum?" and "how is he chosen?" ask for an authority; "how fast?", "what deadline?" and
-"within what time?" for a period; "how much?", "what deposit?" for an amount; "what
-punishment?" for a penalty. A several-part question asks several of these ("who decides
-the compensation, and how fast?"), and the retrieval often finds each part's provision
-without the quotes (chosen by the whole question's words) showing it.
+A question's form says what kind of statement answers it: "where do I appeal?" asks for a
+forum the provision directs to; "who decides ...?" and "how is he chosen?" for an agent it
+empowers; "how fast?", "what deadline?" and "within what time?" for a period; "how much?",
+"what deposit?" for an amount; "what punishment?" for a penalty; "how is the order
+enforced?" for execution or recovery; "any leeway?" for an exception; "can I file?" for a
+remedy. A several-part question asks several of these ("who decides the compensation, and
+how fast?"), and the retrieval often finds each part's provision without the quotes
+(chosen by the whole question's words) showing it.
 
 ``asks`` reads the kinds each part of the question asks for, with that part's own words;
 ``answering_units`` gives, for each (part, kind) no chosen quote states, the retrieved unit
-that states that kind of thing and shares the most of the part's words. Nothing here knows
-any Act: the kinds are read from the question's grammar and the units' wording (numbers
-in canonical form, ``answer/numbers.py``).
+that states that kind of thing and shares the most of the part's words, and which shown
+quotes answer a part (a weak quote that answers none can then be left out). Nothing here
+knows any Act: the kinds are read from the question's grammar and the units' wording
+(numbers in canonical form, ``answer/numbers.py``).
 """
 
 from __future__ import annotations
