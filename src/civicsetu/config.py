@@ -156,7 +156,9 @@ class Settings(BaseSettings):
     complete_answers: bool = Field(
         default=True,
         description="Quote the sibling sub-sections that finish the best provision's rule "
-                    "(a penalty's continuing form, a duty's exception, a period's extension).",
+                    "(a penalty's continuing form, a duty's exception, a period's extension), "
+                    "and give each part of a several-part question the quote that states "
+                    "what it asks (a period, an amount, an authority: answer.parts).",
     )
     rerank: bool = Field(
         default=False,

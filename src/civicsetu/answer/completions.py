@@ -29,18 +29,31 @@ MAX_COMPLETIONS = 2
 
 
 def complete_quotes(chosen: list[Unit], result: SearchResult, store: Store, max_quotes: int,
-                    max_chars: int) -> list[Unit]:
+                    max_chars: int, answers: list[Unit] | None = None) -> list[Unit]:
     """``chosen`` with what finishes the lead's rule after it (sibling sub-sections that
-    refer back to it, within the budget), then a duty's penalty, without other duties'
-    penalties, provisos with their rules, and the provisions strong quotes refer to."""
-    extra = completions(chosen[0], store, result.as_of, {u.provision.id for u in chosen})
+    refer back to it, or to another strong quote of the lead's section or to a part
+    answer (``answers``, answer/parts.py): at most
+    ``MAX_COMPLETIONS`` beyond the lead's own, within the budget), then a duty's penalty,
+    without other duties' penalties, provisos with their rules, and the provisions strong
+    quotes refer to."""
+    taken = {u.provision.id for u in chosen}
     budget = max_chars - sum(len(u.text) for u in chosen)
-    fitting = []
-    for u in extra:
-        if len(u.text) <= budget:
-            fitting.append(u)
-            budget -= len(u.text)
-    chosen = [chosen[0], *fitting, *chosen[1:]][:max_quotes + len(fitting)]
+    out: list[Unit] = []
+    added = 0
+    lead = chosen[0].provision
+    strong = [u for u in _strong(chosen) if u.provision.doc_id == lead.doc_id
+              and u.provision.section == lead.section] + list(answers or [])
+    for i, quoted in enumerate(chosen[:max_quotes]):
+        out.append(quoted)
+        if i > 0 and (quoted not in strong or added >= MAX_COMPLETIONS):
+            continue
+        for u in completions(quoted, store, result.as_of, taken):
+            if len(u.text) <= budget and (i == 0 or added < MAX_COMPLETIONS):
+                out.append(u)
+                taken.add(u.provision.id)
+                budget -= len(u.text)
+                added += 1
+    chosen = out
     chosen = _with_penalty_of_duty(chosen, result, store, max_chars)
     chosen = _without_other_duties_penalties(chosen, result, store)
     chosen = _with_rules_of_provisos(chosen, store, result.as_of, max_chars)
@@ -105,16 +118,23 @@ def _with_rules_of_provisos(chosen: list[Unit], store: Store, as_of: date | None
     alone drops the rule, e.g. a penalty's amount and cap before its hearing proviso."""
     out: list[Unit] = []
     shown = {(u.provision.id, u.start) for u in chosen}
+    placed: set[tuple[str, int]] = set()
     added = False
     strong = _strong(chosen)
     for u in chosen:
+        if (u.provision.id, u.start) in placed:
+            continue  # a rule already moved before its proviso
         if u in strong and _PROVISO.match(u.text) and u.start > u.provision.start:
             rule = _own_unit(u.provision, store, as_of, u)
-            if rule is not None and rule.start < u.start and \
-                    (rule.provision.id, rule.start) not in shown:
+            key = (rule.provision.id, rule.start) if rule is not None else None
+            if rule is not None and key is not None and rule.start < u.start and \
+                    key not in placed and not any((o.provision.id, o.start) == key
+                                                  for o in out):
+                # Not shown yet, or shown only after the proviso: it comes first.
                 out.append(rule)
-                shown.add((rule.provision.id, rule.start))
-                added = True
+                placed.add(key)
+                added = key not in shown or added
+                shown.add(key)
         out.append(u)
     if not added:
         return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from civicsetu.answer.completions import complete_quotes
 from civicsetu.answer.evidence import assess, missing_quantity, missing_quantity_notice
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
+from civicsetu.answer.parts import PartAnswers, answering_units
 from civicsetu.answer.units import (
     KEEP_RELATIVE,
     MAX_QUOTE_CHARS,
@@ -29,6 +31,7 @@ from civicsetu.answer.verify import fold, verify_citations
 from civicsetu.guard.injection import screen
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
+from civicsetu.search.query import AliasTable, named_documents
 from civicsetu.store.base import DocumentInfo, Store
 from civicsetu.types import Answer, Citation, Hit, Provision, section_of
 
@@ -48,6 +51,13 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 # point that raises citation precision most for the least key-fact loss
 # (docs/EVALUATION.md).
 NEW_TERMS_SHARE = 0.1
+# Each part of the question is answered from the first PART_HITS hits and their sections: a
+# unit stating what the part asks (answer/parts.py) holding at least PART_FLOOR of the
+# part's words. 16 hits (the 10th section of the section-aware ranking) gained two dev key
+# facts but let "decided by a majority of votes" outbid the adjudicating officer on a
+# paraphrase (tests/answer/test_parts.py): more candidates, more look-alikes.
+PART_HITS = 10
+PART_FLOOR = 0.3
 
 
 def without_instructions(result: SearchResult) -> SearchResult:
@@ -99,14 +109,37 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     candidates failed verification). The extractive answer quotes them; an LLM gets them
     as its numbered context. With ``complete``, what finishes the chosen quotes' rules
     follows them (``answer/completions.py``); with ``selective`` (the shown answer, not
-    an LLM's context) weak units that add no question words are left out."""
+    an LLM's context) weak units that add no question words are left out, and with both,
+    each part of a several-part question is given the unit that states what it asks
+    (``answer/parts.py``)."""
     result = without_instructions(result)
+    read: dict[tuple[str, str], list[Provision]] = {}  # provisions by section, read once
     units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
-                             result.as_of)
-    _score(units, result, store)
+                             result.as_of, read)
+    idf = _score(units, result, store)
     chosen = _choose(units, max_quotes, max_chars, selective)
+    added: list[Unit] = []
+    if selective and complete and chosen:
+        # Each part of the question gets the unit that states what it asks (parts.py).
+        def candidates() -> list[Unit]:
+            near = _candidate_units(result.hits[:PART_HITS], store, result.as_of, read)
+            whole = _section_units(result.hits[:PART_HITS], store, result.as_of, near, read)
+            _score(near + whole, result, store)
+            return near + whole
+
+        found = _part_answers(chosen, candidates, result, documents, idf)
+        added = found.added
+        if found.asks and not found.unanswered:
+            # Every part answered by a quote: a weak quote that answers none of them is
+            # left out (the budget follows the evidence).
+            best = max(u.score for u in chosen)
+            chosen = [u for i, u in enumerate(chosen) if i == 0 or
+                      u.score >= KEEP_RELATIVE * best or
+                      (u.provision.id, u.start) in found.answering]
+        chosen = [*chosen, *added]
     if complete and chosen:
-        chosen = complete_quotes(chosen, result, store, max_quotes, max_chars)
+        chosen = complete_quotes(chosen, result, store, max_quotes + len(added),
+                                 max_chars + sum(len(u.text) for u in added), added)
     titles = {d.id: d.title for d in documents}
     section_titles = _section_titles(chosen, store, result.as_of)
     citations = [_citation(u, titles, section_titles) for u in chosen]
@@ -114,10 +147,12 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     return ok, len(rejected)
 
 
-def _candidate_units(hits: list[Hit], store: Store,
-                     as_of: date | None = None) -> list[Unit]:
+def _candidate_units(hits: list[Hit], store: Store, as_of: date | None = None,
+                     sections: dict[tuple[str, str], list[Provision]] | None = None
+                     ) -> list[Unit]:
+    """The quotable units of ``hits`` (``sections``: provisions already read, by section)."""
     units: list[Unit] = []
-    sections: dict[tuple[str, str], list[Provision]] = {}
+    sections = {} if sections is None else sections
     seen: set[tuple[str, int]] = set()
     for rank, hit in enumerate(hits):
         key = (hit.doc_id, section_of(hit.provision_path))
@@ -147,20 +182,44 @@ def _candidate_units(hits: list[Hit], store: Store,
     return units
 
 
+def _section_units(hits: list[Hit], store: Store, as_of: date | None, known: list[Unit],
+                   read: dict[tuple[str, str], list[Provision]] | None = None) -> list[Unit]:
+    """The units of the hits' whole sections that ``known`` does not hold (a sibling
+    sub-section the retrieval did not return on its own), ranked by their section's first
+    hit."""
+    seen = {(u.provision.doc_id, u.start) for u in known}
+    units: list[Unit] = []
+    done: set[tuple[str, str]] = set()
+    for rank, hit in enumerate(hits):
+        key = (hit.doc_id, section_of(hit.provision_path))
+        if key in done:
+            continue
+        done.add(key)
+        whole = replace(hit, start=0, end=1 << 62)
+        for u in _candidate_units([whole], store, as_of, read):
+            if (u.provision.doc_id, u.start) not in seen:
+                u.rank = rank
+                units.append(u)
+    return units
+
+
 def _stem(word: str) -> str:
     return word[:6] if len(word) > 6 else word
 
 
-def _score(units: list[Unit], result: SearchResult, store: Store) -> None:
+def _score(units: list[Unit], result: SearchResult, store: Store) -> dict[str, float]:
+    """Score ``units`` in place; the idf of each (lower-cased) question word."""
     own = list(dict.fromkeys(result.analysis.terms))
     added = [w for e in result.analysis.expansions for w in e.split() if w not in own]
     terms = own + list(dict.fromkeys(added))
     df = store.term_document_frequency(terms) if terms else {}
     n = max(store.chunk_count(), 1)
     weights: dict[str, float] = {}
+    idf: dict[str, float] = {}
     for t in terms:
         factor = 1.0 if t in own else EXPANSION_WEIGHT
-        weights.setdefault(_stem(t.lower()), factor * math.log(1 + n / (1 + df.get(t, 0))))
+        idf.setdefault(t.lower(), math.log(1 + n / (1 + df.get(t, 0))))
+        weights.setdefault(_stem(t.lower()), factor * idf[t.lower()])
     total = sum(weights.values()) or 1.0
     for u in units:
         tokens = {_stem(t) for t in _TOKEN.findall(u.text.lower())}
@@ -168,6 +227,24 @@ def _score(units: list[Unit], result: SearchResult, store: Store) -> None:
         coverage = sum(u.matched.values())
         brevity = 1.0 if len(u.text) < 80 else 1.1  # headings-only fragments rarely answer
         u.score = coverage * brevity + RANK_WEIGHT / (1 + u.rank) + (0.5 if u.pinned else 0.0)
+    return idf
+
+
+def _part_answers(chosen: list[Unit], units: Callable[[], list[Unit]], result: SearchResult,
+                  documents: list[DocumentInfo], idf: dict[str, float]) -> PartAnswers:
+    """Units that answer the parts of the question the chosen quotes leave unanswered
+    (``answer/parts.py``), from the Acts of the question (else of the lead quote)."""
+    analysis = result.analysis
+    docs = set(analysis.named_docs + analysis.implied_docs) or {chosen[0].provision.doc_id}
+    named = [d for d in documents if d.id in analysis.named_docs]
+    table = AliasTable.of(named) if named else None
+
+    def names(text: str) -> list[str]:
+        if table is None:
+            return []
+        return list(dict.fromkeys(d for d, _, _ in named_documents(text, table)))
+
+    return answering_units(analysis.query, chosen, units, docs, idf, PART_FLOOR, names)
 
 
 def _choose(units: list[Unit], max_quotes: int = MAX_QUOTES,
