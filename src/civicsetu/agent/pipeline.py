@@ -318,6 +318,10 @@ class Agent:
                 answer.notices.append("The LLM's answer failed verification ("
                                       + "; ".join(state["problems"][:3])
                                       + "); the verified quotes are shown instead.")
+            elif self.llm is not None and dropped:
+                answer.notices.append("No sentence of the LLM's answer cites a source and "
+                                      "says what it says; the verified quotes are shown "
+                                      "instead.")
         answer.query = query  # the user's words, not a corrective rewrite
         answer.query_type = state.get("query_type", "")
         answer.confidence = "" if answer.abstained else _confidence(answer, result)
