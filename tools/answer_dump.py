@@ -44,6 +44,32 @@ class RecordingLLM:
         return out
 
 
+def answer_row(engine: Engine, row: dict[str, Any], llm: str | None,
+               recorder: RecordingLLM | None = None) -> dict[str, Any]:
+    """Answer one labelled question and measure it as ``civicsetu eval`` does."""
+    if recorder is not None:
+        recorder.calls = []
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    answer = engine.ask(row["query"], llm=llm)
+    wall = (time.perf_counter() - t0) * 1000
+    cpu = (time.process_time() - c0) * 1000
+    gold = row.get("gold_provisions") or []
+    valid, cited = _citation_checks(engine, answer)
+    facts = row.get("key_facts") or []
+    return {
+        "id": row.get("id", ""), "query_type": row.get("query_type", ""),
+        "answerable": bool(gold), "abstained": answer.abstained,
+        "generator": answer.generator, "llm_calls": answer.llm_calls,
+        "key_fact_recall": key_fact_recall(facts, answer.text) if gold and facts else None,
+        "citations": cited, "valid_citations": valid,
+        "cited": [c.provision_id for c in answer.citations],
+        "notices": answer.notices, "text": answer.text,
+        "wall_ms": round(wall, 1), "cpu_ms": round(cpu, 1),
+        "drafts": list(recorder.calls) if recorder is not None else [],
+    }
+
+
 def main() -> None:
     """Answer each question and append one JSON line per answer to --out."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -72,28 +98,8 @@ def main() -> None:
         for row in rows:
             if row.get("id") in done:
                 continue
-            if recorder is not None:
-                recorder.calls = []
-            t0 = time.perf_counter()
-            c0 = time.process_time()
-            answer = engine.ask(row["query"], llm=args.llm)
-            wall = (time.perf_counter() - t0) * 1000
-            cpu = (time.process_time() - c0) * 1000
-            gold = row.get("gold_provisions") or []
-            valid, cited = _citation_checks(engine, answer)
-            facts = row.get("key_facts") or []
-            fh.write(json.dumps({
-                "id": row.get("id", ""), "query_type": row.get("query_type", ""),
-                "answerable": bool(gold), "abstained": answer.abstained,
-                "generator": answer.generator, "llm_calls": answer.llm_calls,
-                "key_fact_recall": key_fact_recall(facts, answer.text)
-                if gold and facts else None,
-                "citations": cited, "valid_citations": valid,
-                "cited": [c.provision_id for c in answer.citations],
-                "notices": answer.notices, "text": answer.text,
-                "wall_ms": round(wall, 1), "cpu_ms": round(cpu, 1),
-                "drafts": recorder.calls if recorder is not None else [],
-            }, ensure_ascii=False) + "\n")
+            fh.write(json.dumps(answer_row(engine, row, args.llm, recorder),
+                                ensure_ascii=False) + "\n")
             fh.flush()
 
 
