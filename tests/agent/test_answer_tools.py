@@ -14,6 +14,7 @@ GOLD = {"gold_provisions": ["model-tenancy-act-2099#s.2(2)"], "key_facts": ["one
 
 def test_each_llm_outcome_is_summarised_from_the_pipelines_notices(engine: Engine) -> None:  # noqa: F811
     spec = "scripted:sum"
+    engine.settings.llm_retries = 1  # so that the retry counts are read too
     with engine:
         agent = engine.agent(spec)
         assert agent.llm is not None

@@ -117,20 +117,23 @@ def test_a_valid_reply_is_shown_with_its_citations(engine: Engine) -> None:
         "{\"answer\": [1]",  # malformed
     ],
 )
-def test_bad_replies_are_retried_then_replaced_by_verified_quotes(engine: Engine,
-                                                                   bad: str) -> None:
-    ScriptedLLM.replies = [bad, bad]
+@pytest.mark.parametrize("retries", [0, 1])
+def test_bad_replies_are_retried_then_replaced_by_verified_quotes(engine: Engine, bad: str,
+                                                                   retries: int) -> None:
+    engine.settings.llm_retries = retries
+    ScriptedLLM.replies = [bad, bad, bad]
     with engine:
         answer = engine.ask(Q, llm="scripted:b")
-    assert answer.llm_calls == 2  # the first draft and one retry
+    assert answer.llm_calls == 1 + retries  # the first draft and the retries configured
     assert answer.generator == "extractive"
     assert any("failed verification" in n for n in answer.notices)
     assert bad.split("[")[0] not in answer.text
     retry_prompt = ScriptedLLM.seen[-1][-1].content
-    assert "rejected" in retry_prompt
+    assert ("rejected" in retry_prompt) == bool(retries)
 
 
 def test_a_retry_that_fixes_the_answer_is_accepted(engine: Engine) -> None:
+    engine.settings.llm_retries = 1
     ScriptedLLM.replies = ["The landlord must refund it within 15 days [1]."] * 3
     with engine:
         engine.ask(Q, llm="scripted:c")
@@ -298,6 +301,7 @@ def test_the_optional_judge_can_reject_a_checked_answer(engine: Engine) -> None:
         good = f"The landlord must refund it within one month of the tenant vacating [{n}]."
         agent = engine.agent("scripted:j")
         agent.llm_judges = True
+        engine.settings.llm_retries = 1
         ScriptedLLM.replies = [good, "NO", good, "YES"]
         answer = engine.ask(Q, llm="scripted:j")
     assert answer.generator == "scripted:j" and answer.llm_calls == 4

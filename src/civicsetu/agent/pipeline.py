@@ -55,9 +55,9 @@ from civicsetu.types import Answer, Citation
 log = logging.getLogger(__name__)
 
 MAX_RETRIEVALS = 3  # the first retrieval and at most two corrective retries
-# The first draft and one retry: a third generation cost a local model another minute of
-# CPU and the per-sentence fallback keeps what a failing draft verified (docs/EVALUATION.md).
-MAX_GENERATIONS = 2
+# A bound on drafts whatever the settings say: the first and at most two retries. How many
+# retries run is ``Settings.llm_retries`` (0 by default, docs/EVALUATION.md).
+MAX_GENERATIONS = 3
 # Tokens of a draft: the prompt asks for at most five sentences; the quotes follow it.
 MAX_ANSWER_TOKENS = 256
 # Below this best cosine the retrieval is retried with a rewritten query, and the retry is
@@ -129,7 +129,7 @@ class Agent:
         graph.add_conditional_edges("retrieve", self._after_retrieve,
                                     {"again": "retrieve", "go": "generate"})
         graph.add_edge("generate", "validate")
-        graph.add_conditional_edges("validate", _after_validate,
+        graph.add_conditional_edges("validate", self._after_validate,
                                     {"again": "generate", "done": "finalize"})
         graph.add_edge("finalize", END)
         return graph.compile()
@@ -237,6 +237,13 @@ class Agent:
         if check.problems or not self.llm_judges:
             return {"problems": check.problems}
         return self._judge(state, draft)
+
+    def _after_validate(self, state: AgentState) -> str:
+        """Write again while the draft fails and retries are left (``llm_retries``)."""
+        drafts = min(1 + self.searcher.settings.llm_retries, MAX_GENERATIONS)
+        if state.get("problems") and state.get("generations", 0) < drafts:
+            return "again"
+        return "done"
 
     def _confidence(self, state: AgentState) -> Confidence:
         """The calibrated answer score of the kept retrieval, computed once per run."""
@@ -346,12 +353,6 @@ def _after_guard(state: AgentState) -> str:
 
 def _after_classify(state: AgentState) -> str:
     return "refuse" if state.get("query_type") == QueryType.OUT_OF_SCOPE.value else "go"
-
-
-def _after_validate(state: AgentState) -> str:
-    if state.get("problems") and state.get("generations", 0) < MAX_GENERATIONS:
-        return "again"
-    return "done"
 
 
 def _metered(state: AgentState, call_type: str, completion: Completion) -> AgentState:
