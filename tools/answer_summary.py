@@ -23,8 +23,9 @@ Row = dict[str, Any]
 OUTCOMES = {
     "shown": "LLM draft shown whole",
     "cut": "LLM draft cut to its verified sentences",
-    "replaced": "replaced by the extractive answer (failed after the retry)",
-    "unverified": "replaced: no sentence of the draft cites and says what its source says",
+    "replaced": "replaced by the extractive answer: the draft failed, no sentence verified",
+    "unverified": "replaced: the draft passed, but no sentence cites and says what its "
+                  "source says",
     "insufficient": "LLM replied INSUFFICIENT: the verified quotes shown",
     "no_call": "no LLM call (abstained on the evidence, the quantity check, or refused)",
 }

@@ -44,7 +44,8 @@ def test_each_llm_outcome_is_summarised_from_the_pipelines_notices(engine: Engin
     text = report(rows, [base], 87)
     assert text.startswith("6 LLM rows of 87 questions; 1 also in the no-LLM run.")
     for label in ("LLM draft shown whole | 1 |", "cut to its verified sentences | 1 |",
-                  "failed after the retry) | 1 |", "INSUFFICIENT: the verified quotes shown | 1 |",
+                  "the draft failed, no sentence verified | 1 |",
+                  "INSUFFICIENT: the verified quotes shown | 1 |",
                   "or refused) | 1 |"):
         assert label in text
     assert "2 questions had" not in text and "word for word the first draft in 1" in text
