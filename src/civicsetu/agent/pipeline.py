@@ -1,11 +1,12 @@
 """The answering graph (LangGraph ``StateGraph``): guard -> classify -> retrieve ->
 generate -> validate -> finalize, with a bounded corrective loop around retrieval and a
-bounded retry around generation. The state contract is in ``agent/state.py``.
+bounded retry around generation (``Settings.llm_retries``). The state contract is in
+``agent/state.py``.
 
 With no LLM the generator is the extractive answerer; with one, the LLM writes from the
 numbered, verified quotes the extractive answer would show (and only those: a short
 context keeps a local model's cost per question low) and the validator checks every
-citation, quote and number. A draft that still fails after the retry is cut to its
+citation, quote and number. A draft that still fails after any retry is cut to its
 verified sentences, or replaced by the extractive answer; either way the extractive
 quotes are shown with it, so an unverified sentence is never shown and the answer never
 holds less than the extractive one.
