@@ -23,6 +23,8 @@ from bench.bench_search import machine
 CONFIGS: dict[str, dict[str, bool]] = {
     "all default stages on": {},
     "decomposition off": {"decompose": False},
+    "quoted definitions off": {"quoted_definitions": False},
+    "learned reranker on": {"rerank": True},
     "complete answers and quantity check off": {"complete_answers": False,
                                                 "quantity_check": False},
 }

@@ -311,6 +311,25 @@ class Settings(BaseSettings):
                     "instead (docs/EVALUATION.md).",
     )
 
+    # --- retrieval ranking (issue 12, r12) ---------------------------------------------------
+    quoted_definitions: bool = Field(
+        default=True,
+        description="Place first the definition of a term the question puts in quotes "
+                    "(\"who is the 'promoter'?\") when the question's Act defines it "
+                    "(search.defined).",
+    )
+    pinned_references: bool = Field(
+        default=True,
+        description="Place after a provision the question names the (at most two) other "
+                    "sections that provision itself refers to (search.hybrid).",
+    )
+    party_headings: bool = Field(
+        default=True,
+        description="Move a provision whose heading names only other parties (\"... by "
+                    "real estate agent\") below the first ten sections' others when the "
+                    "question names a party (builder, allottee; search.parties).",
+    )
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"

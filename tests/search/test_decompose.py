@@ -5,6 +5,7 @@ import pytest
 from civicsetu.engine import Engine
 from civicsetu.search.decompose import (
     SubQuestion,
+    asks,
     coverage_fuse,
     decompose,
     search_decomposed,
@@ -145,3 +146,40 @@ def test_a_difference_between_two_things_gives_each_its_part() -> None:
     assert parts == ["How do the notice periods differ between a lessor ending a lease",
                      "notice periods for a lessee ending it"]
     assert len(split_parts("Compare who can sue with who can be sued.")) == 2
+
+
+def test_one_compared_side_is_not_context_for_the_other() -> None:
+    q = ("Compare who can head a state Authority with who can head the Appellate Tribunal, "
+         "and how each is chosen.")
+    subs = decompose(q, [])
+    assert len(subs) == 3
+    assert "tribunal" not in subs[0].text.lower()  # the other side's party is not carried
+    assert "authority" not in subs[1].text.lower()
+    assert "tribunal" in subs[2].text.lower() and "authority" in subs[2].text.lower()
+    # A plain several-part question still carries its parties to every part.
+    subs = decompose("What is the penalty for a builder? And where does the allottee appeal?", [])
+    assert "builder" in subs[1].text and "allottee" in subs[0].text
+
+
+def test_a_section_covers_only_one_compared_side() -> None:
+    whole = [_hit("a", f"s.{i}", 1 / i) for i in range(1, 11)]
+    # Both sides list s.46; the second side ranks it first and keeps it, the first side is
+    # given its own next section instead of counting s.46 too.
+    first = [_hit("a", "s.22", 1.0), _hit("a", "s.3", 0.9), _hit("a", "s.21", 0.8)]
+    second = [_hit("a", "s.3", 1.0), _hit("a", "s.45", 0.9)]
+    assert "s.22" not in _paths(coverage_fuse(whole, [first, second]))[:5]
+    assert _paths(coverage_fuse(whole, [first, second], distinct=True))[:3] == [
+        "s.1", "s.2", "s.22"]
+
+
+def test_a_first_part_that_asks_leads_the_fused_ranking() -> None:
+    whole = [_hit("a", f"s.{i}", 1 / i) for i in range(1, 11)]
+    parts = [[_hit("a", "s.7", 1.0)], [_hit("a", "s.8", 1.0)]]
+    # The first part's best, the whole question's best, then the uncovered second part.
+    assert _paths(coverage_fuse(whole, parts, first_asks=True))[:3] == ["s.7", "s.1", "s.8"]
+    pinned = [_hit("a", "s.9", 1.0), *whole]
+    pinned[0].pinned = True
+    assert _paths(coverage_fuse(pinned, parts, first_asks=True))[0] == "s.9"  # pinned first
+    assert asks("My flat cost 1.5 crore. Which commission hears my complaint")
+    assert not asks("When RERA came into force")
+    assert not asks("If a promoter is prosecuted under RERA and faces imprisonment")

@@ -100,3 +100,33 @@ def test_a_reference_naming_no_act_is_read_in_the_act_it_fits(bundled: Engine, q
         assert found[0].path == "s.18"
     # Documents without the section are passed over; none at all pins nothing.
     assert searcher._bare_reference(analysis, "s.18", [], allowed, None) == []
+
+
+def test_the_cut_covers_k_sections_when_sub_sections_fill_k_hits() -> None:
+    from civicsetu.search.hybrid import cut_sections
+    from civicsetu.types import Hit
+
+    def hit(path: str) -> Hit:
+        return Hit(chunk_id=path, doc_id="a", provision_path=path, text="", start=0, end=0,
+                   score=1.0)
+
+    hits = [hit(p) for p in ("s.1(1)", "s.1(2)", "s.1(3)", "s.2", "s.1(4)", "s.3(1)",
+                             "s.3(2)", "s.4")]
+    assert [h.provision_path for h in cut_sections(hits, 3)] == [
+        "s.1(1)", "s.1(2)", "s.1(3)", "s.2", "s.3(1)"]  # k hits, then two more sections
+    assert len(cut_sections(hits, 6)) == 7  # four sections exist; all of them, in order
+    assert [h.provision_path for h in cut_sections(hits[3:], 2)] == ["s.2", "s.1(4)"]
+
+
+@pytest.mark.slow
+def test_a_named_provision_is_followed_by_the_sections_it_refers_to(bundled: Engine) -> None:
+    # s.60 punishes a contravention "of section 4": the section it refers to comes next.
+    hits = bundled.searcher.search("What does section 60 of RERA provide?", k=10).hits
+    assert hits[0].provision_id == f"{RERA}#s.60" and hits[0].pinned
+    assert hits[1].provision_id == f"{RERA}#s.4" and not hits[1].pinned
+    bundled.searcher.settings.pinned_references = False
+    try:
+        hits = bundled.searcher.search("What does section 60 of RERA provide?", k=10).hits
+    finally:
+        bundled.searcher.settings.pinned_references = True
+    assert hits[1].provision_id != f"{RERA}#s.4"

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from civicsetu.search.hybrid import cut_sections
 from civicsetu.search.lexicon import LAY_TO_STATUTE, focus_terms
 from civicsetu.search.query import named_documents
 from civicsetu.types import Hit, section_of
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
     from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult
 
 MAX_PARTS = 3
+# A several-part question whose first part asks something is led by that part's best
+# provision, then the whole question's best: the whole question's words mix every part's
+# subject, and its first hit is often a section that several parts only brush against.
+FIRST_PART_LEADS = True
 MIN_PART_WORDS = 1
 FUSION_K = 60  # the reciprocal-rank constant of the fusion (as in search/hybrid.py)
 # When no Act is named or implied, the parts are searched in the Act of the whole
@@ -51,6 +56,9 @@ _SPLIT = re.compile(
     r"\s+with\s+(?=(?:who|what|how|where|when|which)\b)",
     re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+# A comparison: its parts are the sides compared.
+_CONTRAST = re.compile(r"\b(?:compare\w*|differ\w*|difference|distinguish\w*|versus|vs\.?|"
+                       r"as\s+against|line\s+up\s+with|unlike)\b", re.IGNORECASE)
 _CONTENT_STOP = frozenset("""
 the a an and or of to in on for by with is are be was can could do does did how what
 which who where when why whether must should will would may if my our i we me us it its
@@ -124,17 +132,34 @@ def decompose(question: str, mentions: list[str]) -> list[SubQuestion]:
     actors = [a for a in sorted(ACTORS) if re.search(rf"\b{re.escape(a)}\b", low_q)]
     # The first question part sets the subject the later ones ask about.
     subject = [w for w in content_words(_first_question(parts)) if len(w) > 3][:4]
+    contrasted = bool(_CONTRAST.search(question))
     out = []
-    for part in parts[:MAX_PARTS]:
+    for i, part in enumerate(parts[:MAX_PARTS]):
         low = part.lower()
         keep = [m for m in mentions if m.lower() not in low]
         keep += [a for a in actors if not re.search(rf"\b{re.escape(a)}\b", low)]
+        if contrasted and not re.search(r"\b(?:each|both|either|them)\b", low):
+            # The compared sides are what the parts contrast: one side's Act or party is
+            # not context for the other ("the Authority ... with the Appellate Tribunal");
+            # a part asking about "each" or "both" keeps them all.
+            others = " ".join(p.lower() for j, p in enumerate(parts) if j != i)
+            keep = [w for w in keep if not re.search(rf"\b{re.escape(w.lower())}\b", others)]
         if len(content_words(part)) < 3:
             keep += [w for w in subject if w not in low]
         keep += [t for t in focus_terms(part) if t.lower() not in low]
         extra = " ".join(dict.fromkeys(keep))
         out.append(SubQuestion(f"{part} ({extra})" if extra else part, part))
     return out
+
+
+_SITUATION = re.compile(r"^(?:if|once|after|before|until|till|during|while|since|unless|when|"
+                        r"in\s+case|as\s+soon\s+as)\b", re.IGNORECASE)
+
+
+def asks(part: str) -> bool:
+    """Whether a question's first part asks something (its last sentence is not only a
+    situation clause: "When RERA came into force", "If a promoter is prosecuted")."""
+    return not _SITUATION.match(_first_question([part]).strip())
 
 
 def _first_question(parts: list[str]) -> str:
@@ -145,12 +170,14 @@ def _first_question(parts: list[str]) -> str:
 
 def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | None = None,
                   window: int = 5, depth: int = 3, keep: int = 2,
-                  other_weight: float = 0.0) -> list[Hit]:
+                  other_weight: float = 0.0, distinct: bool = False,
+                  first_asks: bool = False) -> list[Hit]:
     """The whole question's ranking and its parts' rankings fused, each part given a place.
 
     Counted in sections, as a reader (and the evaluation) counts them. The whole
     question's first ``keep`` provisions (pinned ones, then its best; from ``docs`` only
-    when ``other_weight`` is 0) stay first: the answer quotes from the top, and the whole
+    when ``other_weight`` is 0; with ``first_asks`` and nothing pinned, the first part's
+    best provision goes first) stay first: the answer quotes from the top, and the whole
     question's words rank its best evidence best. The rest are ordered by reciprocal-rank
     fusion in which the whole question's ranking weighs as much as all its parts together
     (each part ``1/len(parts)``), so a section that the whole question and its parts agree on
@@ -179,10 +206,16 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
         for rank, h in enumerate(voters):
             prov_score[h.provision_id] = (prov_score.get(h.provision_id, 0.0)
                                           + vote(h) / (FUSION_K + rank))
-    # The lead: pinned provisions, the whole question's best, and its next ones up to
-    # ``keep`` (from the parts' Acts when another Act's hits have no vote).
-    lead = [h for i, h in enumerate(whole) if h.pinned or i == 0]
+    # The lead: pinned provisions (else, when the first part asks, its best), the whole
+    # question's best, and its next ones up to ``keep`` (from the parts' Acts when another
+    # Act's hits have no vote).
+    lead = [h for h in whole if h.pinned]
+    if first_asks and parts[0] and not lead:
+        lead.append(parts[0][0])
+    lead += [h for h in whole[:1] if h.provision_id not in {x.provision_id for x in lead}]
     for h in whole[1:]:
+        if h.provision_id in {x.provision_id for x in lead}:
+            continue
         if len(lead) >= keep:
             break
         if not h.pinned and (not docs or other_weight > 0 or h.doc_id in docs):
@@ -204,13 +237,31 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     ordered = lead + sorted(pool.values(), key=lambda h: -score[h.provision_id])
     top = list(dict.fromkeys(_section_key(h) for h in ordered))[:window]
     placed = {_section_key(h) for h in lead}
+    bests = [list(dict.fromkeys(_section_key(h) for h in ranked))[:depth] for ranked in parts]
+    # With ``distinct`` (the parts are the compared sides) a section covers one part only:
+    # parts claim the shown sections rank by rank (each part's first section first), so
+    # two sides whose lists share a section do not both count it ("who heads the
+    # Authority" and "who heads the Tribunal" both list s.46).
+    covered: dict[int, str] = {}
+    for d in range(depth if distinct else 0):
+        for i, best in enumerate(bests):
+            if i in covered or d >= len(best):
+                continue
+            key = best[d]
+            if (key in top or key in placed) and key not in covered.values():
+                covered[i] = key
     inserts: list[Hit] = []
-    for ranked in parts:
-        best = list(dict.fromkeys(_section_key(h) for h in ranked))[:depth]
-        if not best or any(k in top or k in placed for k in best):
+    for i, (ranked, best) in enumerate(zip(parts, bests, strict=True)):
+        if not best or i in covered:
             continue
-        inserts.append(next(h for h in ranked if _section_key(h) == best[0]))
-        placed.add(best[0])
+        if not distinct and any(k in top or k in placed for k in best):
+            continue
+        pick = next((k for k in best if k not in covered.values()), best[0])
+        if pick in top or pick in placed:
+            continue
+        inserts.append(next(h for h in ranked if _section_key(h) == pick))
+        placed.add(pick)
+        covered[i] = pick
     if inserts:
         keys = {h.provision_id for h in inserts}
         ordered = lead + inserts + [h for h in ordered[len(lead):] if h.provision_id not in keys]
@@ -249,7 +300,8 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
         text = split_from or query
         mentions = [text[s:e] for _, s, e in named_documents(text, searcher.aliases)]
         subs = decompose(text, mentions)
-    whole = searcher.search(query, k=k, filters=filters, rerank=len(subs) < 2)
+    whole = searcher.search(query, k=k, filters=filters, rerank=len(subs) < 2,
+                            cover_sections=len(subs) < 2)
     if len(subs) < 2:
         return whole, []
     prefer = whole.analysis.named_docs + whole.analysis.implied_docs
@@ -267,10 +319,12 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     # they keep part of their vote.
     routed = whole.analysis.named_docs + whole.analysis.implied_docs
     hits = coverage_fuse(whole.hits, [p.hits for p in parts], prefer,
-                         other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT)
+                         other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT,
+                         distinct=bool(_CONTRAST.search(split_from or query)),
+                         first_asks=FIRST_PART_LEADS and asks(subs[0].part))
     timings = dict(whole.timings_ms)
     timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
-    return replace(whole, hits=hits[:max(k, 1)], timings_ms=timings), subs
+    return replace(whole, hits=cut_sections(hits, k), timings_ms=timings), subs
 
 
 def scoped(filters: SearchFilters | None, docs: list[str]) -> SearchFilters | None:

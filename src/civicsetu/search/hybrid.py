@@ -2,9 +2,11 @@
 
 Then: for questions that follow references, penalties or time limits, the citation-graph
 neighbours of the best provisions join as one more ranked list (``graph_expand``);
-provisions the question names are looked up and pinned first; documents the question
-names are preferred; and the sections of the best hits are expanded with their
-other chunks so the answerer sees whole provisions, not fragments.
+provisions the question names are looked up and pinned first, followed by the sections
+they refer to; the definition of a term the question quotes leads (``defined``); a
+provision headed for another party than the question's moves down (``parties``);
+documents the question names are preferred; and the sections of the best hits are
+expanded with their other chunks so the answerer sees whole provisions, not fragments.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from typing import Literal
 from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
+from civicsetu.search.defined import quoted_definitions
 from civicsetu.search.graph_expand import graph_list, wants_graph
+from civicsetu.search.parties import others_after
 from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router, stem
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
-from civicsetu.types import Hit, Provision, section_of
+from civicsetu.types import Hit, Provision, section_of, split_provision_id
 
 Mode = Literal["hybrid", "bm25", "dense"]
 NAMED_DOC_WEIGHT = 1.0  # a named document counts like one more ranked list voting for it
@@ -37,6 +41,7 @@ IMPLIED_DOC_WEIGHT = 0.5
 # A reference naming no Act is looked up in this many of the ranking's first documents.
 BARE_REFERENCE_DOCS = 20
 BARE_REFERENCE_MARGIN = 2  # more of the question's words, to overrule the ranking
+PINNED_REFERENTS = 2  # other sections a named provision refers to, placed after it
 _WORDS = re.compile(r"[A-Za-z]+")
 
 
@@ -67,6 +72,7 @@ class Searcher:
         self._router: Router | None = None
         self._aliases: AliasTable | None = None
         self._reranker: Reranker | None = None
+        self._headings: dict[str, str] = {}
 
     @property
     def reranker(self) -> Reranker:
@@ -94,6 +100,7 @@ class Searcher:
         self._documents = None
         self._router = None
         self._aliases = None
+        self._headings = {}
 
     @property
     def router(self) -> Router:
@@ -113,9 +120,11 @@ class Searcher:
 
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
                filters: SearchFilters | None = None,
-               prefer_docs: list[str] | None = None, rerank: bool = True) -> SearchResult:
+               prefer_docs: list[str] | None = None, rerank: bool = True,
+               cover_sections: bool = False) -> SearchResult:
         """Ranked provisions for ``query``; ``prefer_docs`` are treated as implied by it;
-        ``rerank=False`` keeps the fused order (the ranker is for single questions)."""
+        ``rerank=False`` keeps the fused order (the ranker is for single questions);
+        ``cover_sections`` extends the ``k`` hits until they hold ``k`` sections."""
         k = k or self.settings.top_k
         query = validate_query(query, self.settings.max_query_chars)
         if not self.documents:
@@ -163,6 +172,8 @@ class Searcher:
             timings["graph"] = _ms(t)
         if mode == "hybrid" and rerank:
             hits = self.reranker.rerank(analysis, lists, query_vector, hits)
+        if self.settings.party_headings:
+            hits = others_after(analysis.query, hits, self._headings_of(hits[:40]))
         named = [d for d in analysis.named_docs if d in allowed]
         if named:
             # A named Act and one only implied ("RERA or the consumer commission") are
@@ -175,13 +186,18 @@ class Searcher:
                                                          as_of)[0]), [], None, fetched)
                        for d in named]
             hits = _interleave(per_doc, hits)
+        if self.settings.quoted_definitions:
+            hits = self._definitions_first(analysis, allowed, hits, fetched, as_of)
         pinned = self._pinned(analysis, allowed, hits, as_of)
+        if pinned and self.settings.pinned_references:
+            pinned += self._referents(pinned, allowed, hits, fetched, as_of)
         hits = pinned + [h for h in hits if h.provision_id not in
                          {p.provision_id for p in pinned}]
         family = self._family(hits[:FAMILY_TOP], {h.chunk_id for h in hits}, as_of)
         timings["fuse"] = _ms(t)
         timings["search"] = _ms(t0)
-        return SearchResult(analysis, hits[:max(k, 1)], family, best_cosine, timings, as_of)
+        kept = cut_sections(hits, k) if cover_sections else hits[:max(k, 1)]
+        return SearchResult(analysis, kept, family, best_cosine, timings, as_of)
 
     # --- stages -----------------------------------------------------------------------
 
@@ -297,6 +313,75 @@ class Searcher:
                                   sources={"lookup": 1.0}))
         return list({h.provision_id: h for h in pinned}.values())
 
+    def _definitions_first(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit],
+                           fetched: dict[int, ChunkRow], as_of: date | None) -> list[Hit]:
+        """``hits`` led by the definitions of the question's quoted terms (search/defined.py),
+        looked up in its named and implied Acts, else in the Acts of its first hits."""
+        docs = [d for d in analysis.named_docs + analysis.implied_docs if d in allowed] or \
+            list(dict.fromkeys(h.doc_id for h in hits[:10]))
+        ids = quoted_definitions(self.store, analysis.query, docs)
+        if not ids:
+            return hits
+        lead: list[Hit] = []
+        for full_id in ids:
+            # The definition clause itself, not the whole chunk that holds it (a short
+            # definitions section is one chunk).
+            doc_id, path = split_provision_id(full_id)
+            hit = self._provision_hit(doc_id, path, allowed, fetched, as_of,
+                                      hits[0].score if hits else 1.0, "definition")
+            if hit is not None:
+                lead.append(hit)
+        keys = {h.provision_id for h in lead}
+        return lead + [h for h in hits if h.provision_id not in keys]
+
+    def _referents(self, pinned: list[Hit], allowed: set[str], hits: list[Hit],
+                   fetched: dict[int, ChunkRow], as_of: date | None) -> list[Hit]:
+        """The other sections a named provision itself refers to ("except the power to make
+        regulations under section 85"), at most ``PINNED_REFERENTS``: a question that names a
+        provision asks about it as written, and its references are part of its rule."""
+        own = {(h.doc_id, section_of(h.provision_path)) for h in pinned}
+        targets: list[str] = []
+        for h in pinned:
+            for edge in self.store.edges(h.provision_id, "out", ["REFERENCES"]):
+                doc_id, _, path = edge.dst.partition("#")
+                if path and (doc_id, section_of(path)) not in own and edge.dst not in targets:
+                    targets.append(edge.dst)
+        out = []
+        for full_id in targets[:PINNED_REFERENTS]:
+            doc_id, path = split_provision_id(full_id)
+            hit = self._provision_hit(doc_id, path, allowed, fetched, as_of,
+                                      hits[0].score if hits else 1.0, "reference")
+            if hit is not None:
+                out.append(hit)
+        return out
+
+    def _provision_hit(self, doc_id: str, path: str, allowed: set[str],
+                       fetched: dict[int, ChunkRow], as_of: date | None, score: float,
+                       source: str) -> Hit | None:
+        """A hit for one provision (its own text) on the chunk that holds it."""
+        rowid = self.store.chunk_covering(doc_id, path)
+        row = None if rowid is None else \
+            fetched.get(rowid) or next(iter(self.store.chunks([rowid])), None)
+        provision = self._provision(doc_id, path, allowed, as_of)
+        if row is None or provision is None:
+            return None
+        return Hit(chunk_id=row.id, doc_id=doc_id, provision_path=provision.path,
+                   text=provision.text, start=provision.start, end=provision.end,
+                   score=score, sources={source: 1.0}, rowid=row.rowid)
+
+    def _headings_of(self, hits: list[Hit]) -> dict[str, str]:
+        """Section id -> heading (marginal note) for the sections of ``hits``, cached."""
+        out: dict[str, str] = {}
+        for h in hits:
+            key = f"{h.doc_id}#{section_of(h.provision_path)}"
+            if key not in self._headings:
+                try:
+                    self._headings[key] = self.store.provision(key).title or ""
+                except NotFoundError:
+                    self._headings[key] = ""
+            out[key] = self._headings[key]
+        return out
+
     def _provision(self, doc_id: str, path: str, allowed: set[str],
                    as_of: date | None) -> Provision | None:
         if doc_id not in allowed:
@@ -381,6 +466,23 @@ def _interleave(per_doc: list[list[Hit]], rest: list[Hit]) -> list[Hit]:
     for i, h in enumerate(ordered):
         h.score = top / (1 + i * 0.01) if i else top
     return ordered
+
+
+def cut_sections(hits: list[Hit], k: int) -> list[Hit]:
+    """The first ``k`` hits, then the first hit of each later section until ``k`` sections
+    are covered: a section's sub-sections can fill the first ``k`` provisions, and the
+    sections they push out are what a reader (and section recall) looks at next."""
+    k = max(k, 1)
+    out = hits[:k]
+    sections = {f"{h.doc_id}#{section_of(h.provision_path)}" for h in out}
+    for h in hits[k:]:
+        if len(sections) >= k:
+            break
+        key = f"{h.doc_id}#{section_of(h.provision_path)}"
+        if key not in sections:
+            sections.add(key)
+            out.append(h)
+    return out
 
 
 def _collapse(scored: list[tuple[ChunkRow, float]]) -> list[Hit]:

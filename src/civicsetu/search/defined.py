@@ -1,0 +1,77 @@
+"""A term the question puts in quotes is asked about as the law defines it.
+
+"Who is the 'promoter' under RERA?", "are those 'thirty days' calendar days?": quoting a
+word is how a reader asks what the statute means by it. When the quoted phrase (or, for
+a phrase of one or two words, its head noun) is a term the question's Act defines (the
+store's ``definitions`` table, read from the Acts' own "X" means ... clauses), that
+definition is placed first in the ranking: fusion by rank alone leaves it wherever the
+rest of the question's words happen to put a long definitions section. A quoted passage
+that no Act defines ('as provided under this Act') changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from civicsetu.store.base import Store
+from civicsetu.types import split_provision_id
+
+# Quotes that open after a space, a bracket or the start (an apostrophe inside a word,
+# "builder's", does not open one).
+_QUOTED = re.compile(r"(?:^|(?<=[\s(\[—-]))['‘\"“]([^'’\"”]{2,80})['’\"”]")
+_ARTICLES = frozenset({"the", "a", "an"})
+MAX_TERMS = 2  # definitions placed per question
+
+
+def quoted_phrases(query: str) -> list[str]:
+    """The phrases the question puts in quotes, lower-cased, in order."""
+    return [" ".join(m.lower().split()) for m in _QUOTED.findall(query)]
+
+
+def term_variants(phrase: str) -> list[str]:
+    """How a definitions table may key ``phrase``: as written, without articles, with its
+    last word singular; for one or two words also the head noun alone ("thirty days" ->
+    "day")."""
+    words = re.findall(r"[a-z][a-z-]*", phrase)
+    if not words:
+        return []
+    bare = [w for w in words if w not in _ARTICLES] or words
+    out = [" ".join(words), " ".join(bare), " ".join([*bare[:-1], _singular(bare[-1])])]
+    if len(bare) <= 2:
+        out += [bare[-1], _singular(bare[-1])]
+    return list(dict.fromkeys(v for v in out if len(v) > 2))
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def quoted_definitions(store: Store, query: str, docs: Sequence[str]) -> list[str]:
+    """Provision ids of the definitions of the question's quoted terms, looked up in
+    ``docs`` (the question's Acts, most likely first); each term in the first of them that
+    defines it, the longest matching form first."""
+    out: list[str] = []
+    for phrase in quoted_phrases(query):
+        variants = term_variants(phrase)
+        if not variants or not docs:
+            continue
+        found = store.definitions_for(variants, list(docs))
+        by_doc: dict[str, dict[str, str]] = {}
+        for term, pid in found:
+            by_doc.setdefault(split_provision_id(pid)[0], {})[term] = pid
+        for doc_id in docs:
+            terms = by_doc.get(doc_id)
+            if not terms:
+                continue
+            pid = next(terms[v] for v in variants if v in terms)
+            if pid not in out:
+                out.append(pid)
+            break
+        if len(out) >= MAX_TERMS:
+            break
+    return out
