@@ -306,9 +306,9 @@ class Settings(BaseSettings):
         default=0, ge=0, le=2,
         description="Drafts the LLM may write again after one fails validation. 0 by "
                     "default: on the dev set with Qwen2.5-Coder-1.5B the retry rarely "
-                    "passed (the model mostly repeated its draft word for word) and cost "
-                    "about 40% more CPU; a failing draft is cut to its verified sentences "
-                    "instead (docs/EVALUATION.md).",
+                    "passed (1 of 9; the model often repeated its draft word for word) and "
+                    "cost about a quarter more CPU; a failing draft is cut to its verified "
+                    "sentences instead (docs/EVALUATION.md).",
     )
 
     # --- retrieval ranking (issue 12, r12) ---------------------------------------------------
