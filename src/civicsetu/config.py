@@ -299,7 +299,18 @@ class Settings(BaseSettings):
         description="Abstain when the question asks for a number of days, weeks, months or "
                     "years, or a percentage (\"how many months\", \"what percentage\"), "
                     "and none of the chosen quotes states one (answer/evidence.py "
-                    "missing_quantity; the no-LLM answer).",
+                    "missing_quantity; the no-LLM answer, and the LLM path: it is then not "
+                    "asked).",
+    )
+
+    # --- the LLM path's retry (issue 12, l12) ---------------------------------------------
+    llm_retries: int = Field(
+        default=0, ge=0, le=2,
+        description="Drafts the LLM may write again after one fails validation. 0 by "
+                    "default: on the dev set with Qwen2.5-Coder-1.5B the retry rarely "
+                    "passed (1 of 9; the model often repeated its draft word for word) and "
+                    "cost about a quarter more CPU; a failing draft is cut to its verified "
+                    "sentences instead (docs/EVALUATION.md).",
     )
 
     # --- retrieval ranking (issue 12, r12) ---------------------------------------------------

@@ -1,18 +1,21 @@
 """The answering graph (LangGraph ``StateGraph``): guard -> classify -> retrieve ->
 generate -> validate -> finalize, with a bounded corrective loop around retrieval and a
-bounded retry around generation. The state contract is in ``agent/state.py``.
+bounded retry around generation (``Settings.llm_retries``). The state contract is in
+``agent/state.py``.
 
 With no LLM the generator is the extractive answerer; with one, the LLM writes from the
-numbered, verified quotes and the validator checks every citation, quote and number. An
-answer that still fails after the retries is replaced by the extractive answer, so an
-unverified sentence is never shown.
+numbered, verified quotes the extractive answer would show (and only those: a short
+context keeps a local model's cost per question low) and the validator checks every
+citation, quote and number. A draft that still fails after any retry is cut to its
+verified sentences, or replaced by the extractive answer; either way the extractive
+quotes are shown with it, so an unverified sentence is never shown and the answer never
+holds less than the extractive one.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from dataclasses import replace
 from typing import Any
 
 from civicsetu.agent.classify import QueryType, classify_rules, classify_with_llm
@@ -28,7 +31,7 @@ from civicsetu.agent.prompts import (
 from civicsetu.agent.state import AgentState
 from civicsetu.agent.validate import carries_claim, sentences_of, validate_answer
 from civicsetu.answer.confidence import Confidence, assess_confidence
-from civicsetu.answer.evidence import Evidence, assess
+from civicsetu.answer.evidence import Evidence, assess, missing_quantity
 from civicsetu.answer.extractive import answer_extractive, quoted_evidence
 from civicsetu.answer.messages import (
     ABSTENTION,
@@ -53,11 +56,11 @@ from civicsetu.types import Answer, Citation
 log = logging.getLogger(__name__)
 
 MAX_RETRIEVALS = 3  # the first retrieval and at most two corrective retries
-MAX_GENERATIONS = 3  # the first draft and at most two retries
-CONTEXT_QUOTES = 8
-KEEP_RATIO = 0.5
-GAP_RATIO = 0.7
-CONTEXT_CHARS = 6000
+# A bound on drafts whatever the settings say: the first and at most two retries. How many
+# retries run is ``Settings.llm_retries`` (0 by default, docs/EVALUATION.md).
+MAX_GENERATIONS = 3
+# Tokens of a draft: the prompt asks for at most five sentences; the quotes follow it.
+MAX_ANSWER_TOKENS = 256
 # Below this best cosine the retrieval is retried with a rewritten query, and the retry is
 # kept only when its best match is clearly better (measured: a looser loop cost recall@10).
 CORRECTIVE_BELOW = 0.40
@@ -127,7 +130,7 @@ class Agent:
         graph.add_conditional_edges("retrieve", self._after_retrieve,
                                     {"again": "retrieve", "go": "generate"})
         graph.add_edge("generate", "validate")
-        graph.add_conditional_edges("validate", _after_validate,
+        graph.add_conditional_edges("validate", self._after_validate,
                                     {"again": "generate", "done": "finalize"})
         graph.add_edge("finalize", END)
         return graph.compile()
@@ -190,9 +193,19 @@ class Agent:
         if not evidence.answerable:
             return {"generations": MAX_GENERATIONS, "draft": INSUFFICIENT, "sources": [],
                     "confidence": confidence}
-        sources = state.get("sources") or _safe_sources(quoted_evidence(
-            rerank(result), self.store, self.searcher.documents, CONTEXT_QUOTES,
-            CONTEXT_CHARS, self.searcher.settings.complete_answers, selective=False)[0])
+        sources = state.get("sources")
+        if not sources:
+            settings = self.searcher.settings
+            # The quotes the extractive answer would show: the LLM writes from those.
+            shown, _ = quoted_evidence(result, self.store, self.searcher.documents,
+                                       complete=settings.complete_answers)
+            if settings.quantity_check and shown and missing_quantity(
+                    result.analysis.query, [c.quote for c in shown]) is not None:
+                # The extractive answer abstains here (it names the nearest provision);
+                # the LLM is not asked to state a number its sources do not hold.
+                return {"generations": MAX_GENERATIONS, "draft": "", "sources": [],
+                        "confidence": confidence}
+            sources = _safe_sources(shown)
         if not sources:
             return {"generations": MAX_GENERATIONS, "draft": "", "sources": []}
         messages = [Message("system", ANSWER_SYSTEM),
@@ -203,7 +216,8 @@ class Agent:
             messages.append(Message("user", RETRY_NOTE.format(
                 problems="; ".join(state["problems"][:4]))))
         try:
-            completion = generate(self.llm, messages, max_tokens=400, attempt=generations)
+            completion = generate(self.llm, messages, max_tokens=MAX_ANSWER_TOKENS,
+                                  attempt=generations)
         except LLMError as exc:
             log.warning("llm_failed error=%s", exc)
             notice = (LLM_UNREACHABLE_NOTICE if isinstance(exc, ProviderUnavailable)
@@ -224,6 +238,13 @@ class Agent:
         if check.problems or not self.llm_judges:
             return {"problems": check.problems}
         return self._judge(state, draft)
+
+    def _after_validate(self, state: AgentState) -> str:
+        """Write again while the draft fails and retries are left (``llm_retries``)."""
+        drafts = min(1 + self.searcher.settings.llm_retries, MAX_GENERATIONS)
+        if state.get("problems") and state.get("generations", 0) < drafts:
+            return "again"
+        return "done"
 
     def _confidence(self, state: AgentState) -> Confidence:
         """The calibrated answer score of the kept retrieval, computed once per run."""
@@ -266,9 +287,11 @@ class Agent:
         draft = state.get("draft", "")
         sources = state.get("sources") or []
         dropped: list[str] = []
-        if self.llm is not None and sources and draft and draft.strip() != INSUFFICIENT \
-                and state.get("problems"):
-            # Fall back per sentence, not per answer: the verified sentences stay.
+        if self.llm is not None and sources and draft and draft.strip() != INSUFFICIENT:
+            # Fall back per sentence, not per answer: the verified sentences stay. A draft
+            # that passed is filtered too: a sentence that cites nothing passes the check
+            # with a claim of law in few of its sources' words ("you can appeal to the
+            # Central Authority"), and is not shown.
             draft, dropped = verified_sentences(draft, sources)
         llm_wrote = self.llm is not None and bool(sources) and bool(draft) \
             and draft.strip() != INSUFFICIENT and (not state.get("problems") or bool(dropped))
@@ -303,6 +326,10 @@ class Agent:
                 answer.notices.append("The LLM's answer failed verification ("
                                       + "; ".join(state["problems"][:3])
                                       + "); the verified quotes are shown instead.")
+            elif self.llm is not None and dropped:
+                answer.notices.append("No sentence of the LLM's answer cites a source and "
+                                      "says what it says; the verified quotes are shown "
+                                      "instead.")
         answer.query = query  # the user's words, not a corrective rewrite
         answer.query_type = state.get("query_type", "")
         answer.confidence = "" if answer.abstained else _confidence(answer, result)
@@ -329,12 +356,6 @@ def _after_classify(state: AgentState) -> str:
     return "refuse" if state.get("query_type") == QueryType.OUT_OF_SCOPE.value else "go"
 
 
-def _after_validate(state: AgentState) -> str:
-    if state.get("problems") and state.get("generations", 0) < MAX_GENERATIONS:
-        return "again"
-    return "done"
-
-
 def _metered(state: AgentState, call_type: str, completion: Completion) -> AgentState:
     """Count a call: totals for the answer, and tokens and cost by call type."""
     meter = Meter({k: dict(v) for k, v in state.get("usage", {}).items()})
@@ -348,29 +369,6 @@ def _corrective_rewrite(query: str, attempt: int) -> str:
     """Retry with the statute's own words for the user's (builder -> promoter ...)."""
     extra = expansions(query)
     return f"{query} {' '.join(extra)}" if extra and attempt == 1 else query
-
-
-def rerank(result: SearchResult) -> SearchResult:
-    """The LLM's context: hits scoring at least ``KEEP_RATIO`` of the best, cut at the first
-    gap where the score falls below ``GAP_RATIO`` of the one before; pinned hits always
-    stay. This is the second threshold: the first (the abstention floor) decides whether
-    to answer at all, this one which retrieved chunks are worth showing the model."""
-    if not result.hits:
-        return result
-    top = max(h.score for h in result.hits if not h.pinned) if any(
-        not h.pinned for h in result.hits) else 0.0
-    kept = []
-    previous = None
-    for hit in result.hits:
-        if hit.pinned:
-            kept.append(hit)
-            continue
-        if hit.score < KEEP_RATIO * top or (previous is not None and
-                                            hit.score < GAP_RATIO * previous):
-            break
-        kept.append(hit)
-        previous = hit.score
-    return replace(result, hits=kept or result.hits[:1])
 
 
 def _safe_sources(sources: list[Citation]) -> list[Citation]:

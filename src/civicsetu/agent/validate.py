@@ -6,8 +6,9 @@ a source the same sentence cites, every number, amount, period or date in a sent
 appears in the sources that sentence cites, a section a sentence names is one its
 sources are or mention (no "Section 2(42) ... [1]" over a source that is s.2(37)), and a
 sentence that cites nothing does not state the law: no number, quote or section, and
-fewer than ``RESTATES_LAW`` of the sources' content words. A failing answer is retried,
-then its passing sentences are kept (``agent.pipeline.verified_sentences``) or the
+fewer than ``RESTATES_LAW`` of the sources' content words. A failing answer is retried
+when ``Settings.llm_retries`` allows, then its passing sentences are kept
+(``agent.pipeline.verified_sentences``, applied to a passing answer too) or the
 extractive answer replaces it; an unverified sentence is never shown.
 """
 
