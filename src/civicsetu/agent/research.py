@@ -5,6 +5,8 @@
   empties itself when the corpus changes).
 - Planner: the question is split into at most three steps (its sub-questions); an LLM,
   when set, may plan instead, with the rule-based plan as its fallback.
+- The first step is the whole question, and it quotes what a plain answer quotes, so
+  research never shows less than ``ask``; the later steps add to it.
 - Each step runs a primary query and two alternatives (the statute's words for the
   user's, and the key terms alone); the rankings are pooled by reciprocal rank, and
   provisions already used by an earlier step are skipped.
@@ -29,7 +31,7 @@ from civicsetu.agent.pipeline import Agent
 from civicsetu.answer.extractive import quoted_evidence
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
 from civicsetu.answer.verify import fold
-from civicsetu.search.decompose import decompose, scoped
+from civicsetu.search.decompose import decompose, scoped, search_decomposed
 from civicsetu.search.hybrid import SearchFilters, SearchResult
 from civicsetu.search.lexicon import expansions
 from civicsetu.search.query import STOPWORDS, named_documents
@@ -101,8 +103,14 @@ class Researcher:
                     break
                 continue
             stagnant = 0
-            quotes, _ = quoted_evidence(result, self.store, self.searcher.documents,
-                                        QUOTES_PER_STEP)
+            if n == 0:
+                # The whole question's step quotes what a plain answer quotes, so research
+                # starts from the plain answer and the later steps only add to it.
+                quotes = self._plain_quotes(question, filters) or quoted_evidence(
+                    result, self.store, self.searcher.documents, QUOTES_PER_STEP)[0]
+            else:
+                quotes, _ = quoted_evidence(result, self.store, self.searcher.documents,
+                                            QUOTES_PER_STEP)
             quotes = [c for c in quotes if c.provision_id not in
                       {x.provision_id for x in citations}]
             citations += quotes
@@ -135,6 +143,16 @@ class Researcher:
         return SearchResult(primary.analysis, [first[pid] for pid in fresh][:10],
                             primary.family, max((r.best_cosine or 0.0) for r in results),
                             primary.timings_ms, primary.as_of)
+
+    def _plain_quotes(self, question: str, filters: SearchFilters | None) -> list[Citation]:
+        """The quotes an extractive plain answer shows for ``question`` (its retrieval and
+        choice of quotes), or none when its evidence is below the abstention floor."""
+        result, _ = search_decomposed(self.searcher, question, k=max(self.agent.top_k, 10),
+                                      filters=filters)
+        if (result.best_cosine or 0.0) < self.agent.abstain_below:
+            return []
+        return quoted_evidence(result, self.store, self.searcher.documents,
+                               complete=self.searcher.settings.complete_answers)[0]
 
     def _answered(self, result: SearchResult, used: set[str]) -> bool:
         strong = (result.best_cosine or 0.0) >= self.agent.abstain_below
