@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import threading
 from datetime import date
 from pathlib import Path
 
@@ -193,3 +194,41 @@ def test_a_new_document_is_appended_as_a_full_build_would_hold_it(tmp_path: Path
         engine.store.keyword_search(QUERIES[1], 5)
         assert index.last_refresh == "merge"
         conn.close()
+
+
+def test_stores_closing_at_once_in_threads_each_save_whole_postings(tmp_path: Path) -> None:
+    # Threads of one process share a pid: a temp file named by the pid was renamed away
+    # under another thread's store (FileNotFoundError in tests/store/test_concurrency.py).
+    home = tmp_path / "home"
+    db = home / "civicsetu.db"
+    with Engine(Settings(home=home)) as engine:
+        engine.ingest(_acts(tmp_path, 3))
+    saved = LexicalIndex.file(db)
+    assert saved is not None
+    stores = []
+    for _ in range(6):
+        saved.unlink(missing_ok=True)
+        store = SQLiteStore(db)
+        store.keyword_search(QUERIES[1], 20)  # built, not loaded: worth saving on close
+        stores.append(store)
+    start, errors = threading.Barrier(len(stores)), []
+
+    def close(store: SQLiteStore) -> None:
+        start.wait()
+        try:
+            store.close()
+        except Exception as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=close, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert sorted(p.name for p in saved.parent.iterdir() if p.name.endswith(".tmp")) == []
+    fresh, fts = SQLiteStore(db), _fts(home)
+    for query in QUERIES:
+        _same(fresh.keyword_search(query, 20), fts.keyword_search(query, 20))
+    fresh.close()
+    fts.close()

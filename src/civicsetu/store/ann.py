@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -151,8 +152,9 @@ class AnnIndex:
                 "dead": self.dead,
                 "stamps": dict(stamps), "connectivity": CONNECTIVITY,
                 "expansion_add": EXPANSION_ADD}
-        tmp = folder / f"meta.json.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(meta), encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix="meta.json.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(json.dumps(meta))
         os.replace(tmp, folder / "meta.json")
         for old in folder.glob("*.faiss"):
             if old.name != name:

@@ -41,6 +41,7 @@ import math
 import os
 import re
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from datetime import date
@@ -243,16 +244,22 @@ class LexicalIndex:
             return None
         meta = {"format": FORMAT, "spec": self.spec, "vocab": list(self.vocab),
                 "docs": list(self._doc_codes), "stamps": self.stamps}
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with tmp.open("wb") as out:
-            np.savez(out, meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
-                     rowids=self.rowids, codes=self.codes, valid_from=self.valid_from,
-                     valid_to=self.valid_to, length=self.length, pair_keys=self._pair_keys,
-                     pair_ids=self._pair_ids, uni_ptr=self.unigrams.ptr,
-                     uni_pos=self.unigrams.pos, uni_freq=self.unigrams.freq,
-                     bi_ptr=self.bigrams.ptr, bi_pos=self.bigrams.pos,
-                     bi_freq=self.bigrams.freq)
-        os.replace(tmp, path)
+        # A temp name of its own per call: engines in threads of one process share a pid,
+        # and two closing at once had renamed each other's file away.
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                np.savez(out, meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+                         rowids=self.rowids, codes=self.codes, valid_from=self.valid_from,
+                         valid_to=self.valid_to, length=self.length,
+                         pair_keys=self._pair_keys, pair_ids=self._pair_ids,
+                         uni_ptr=self.unigrams.ptr, uni_pos=self.unigrams.pos,
+                         uni_freq=self.unigrams.freq, bi_ptr=self.bigrams.ptr,
+                         bi_pos=self.bigrams.pos, bi_freq=self.bigrams.freq)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
         self.changed = False
         return path
 
