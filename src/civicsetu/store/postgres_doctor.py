@@ -28,6 +28,9 @@ from civicsetu.store.postgres_schema import (
 )
 from civicsetu.store.sqlite_doctor import (
     NEEDS_REINGEST,
+    cache_finding,
+    incomplete_finding,
+    provenance_finding,
     reference_edges_finding,
     vectors_finding,
 )
@@ -201,27 +204,18 @@ def _incomplete(c: Any, fix: bool) -> Finding:
         (NEEDS_REINGEST,)).fetchall()]
     if fix:
         _mark(c, rows)
-    detail = ", ".join(rows[:10]) if rows else "every document has provisions and chunks"
-    # Marking does not complete a document: it stays a problem until it is re-ingested.
-    return Finding("incomplete documents", len(rows), 0, detail,
-                   "re-ingest them (`civicsetu ingest FILE`); --fix marks them so ingest "
-                   "does not skip them as unchanged")
+    return incomplete_finding(rows)
 
 
 def _provenance(c: Any) -> Finding:
-    rows = [r[0] for r in c.execute(
-        "SELECT id FROM documents WHERE origin = '' ORDER BY id").fetchall()]
-    detail = ", ".join(rows[:10]) if rows else "every document records where it came from"
-    return Finding("provenance", len(rows), 0, detail,
-                   "ingest those files again (`civicsetu ingest FILE` or `--bundled`); "
-                   "unchanged files only get their provenance recorded")
+    return provenance_finding([r[0] for r in c.execute(
+        "SELECT id FROM documents WHERE origin = '' ORDER BY id").fetchall()])
 
 
 def _cache(c: Any) -> Finding:
-    n = int(c.execute("SELECT count(*) FROM embeddings e WHERE NOT EXISTS (SELECT 1 FROM"
-                      " chunks c WHERE c.embed_hash = e.text_hash)").fetchone()[0])
-    return Finding("unused cached vectors", 0, 0,
-                   f"{n} vectors kept for text no chunk holds now (a cache, not a fault)", "")
+    return cache_finding(int(c.execute(
+        "SELECT count(*) FROM embeddings e WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE"
+        " c.embed_hash = e.text_hash)").fetchone()[0]))
 
 
 def _mark(c: Any, doc_ids: list[str]) -> None:

@@ -146,6 +146,33 @@ def reference_edges_finding(lost: set[tuple[str, str, str, str]],
                    "resolve the references again (--fix)")
 
 
+def incomplete_finding(doc_ids: Sequence[str]) -> Finding:
+    """The finding for documents without provisions or current chunks, or marked for
+    re-ingest. Marking does not complete a document: it stays a problem until it is
+    re-ingested. Shared by both stores' doctors."""
+    detail = (", ".join(doc_ids[:10]) if doc_ids
+              else "every document has provisions and chunks")
+    return Finding("incomplete documents", len(doc_ids), 0, detail,
+                   "re-ingest them (`civicsetu ingest FILE`); --fix marks them so ingest "
+                   "does not skip them as unchanged")
+
+
+def provenance_finding(doc_ids: Sequence[str]) -> Finding:
+    """The finding for documents that record no origin. Shared by both stores' doctors."""
+    detail = (", ".join(doc_ids[:10]) if doc_ids
+              else "every document records where it came from")
+    return Finding("provenance", len(doc_ids), 0, detail,
+                   "ingest those files again (`civicsetu ingest FILE` or `--bundled`); "
+                   "unchanged files only get their provenance recorded")
+
+
+def cache_finding(unused: int) -> Finding:
+    """The note on cached vectors no chunk uses (a cache, never a fault)."""
+    return Finding("unused cached vectors", 0, 0,
+                   f"{unused} vectors kept for text no chunk holds now (a cache, not a fault)",
+                   "")
+
+
 def _vectors(c: sqlite3.Connection, fix: bool) -> Finding:
     """Chunks without a vector, in documents not already waiting for re-ingest."""
     models = [r[0] for r in c.execute("SELECT DISTINCT model_id FROM embeddings")]
@@ -171,28 +198,19 @@ def _incomplete(c: sqlite3.Connection, fix: bool) -> Finding:
         "k.doc_id = d.id AND k.valid_to IS NULL)", (NEEDS_REINGEST,))]
     if fix:
         _mark(c, rows)
-    detail = ", ".join(rows[:10]) if rows else "every document has provisions and chunks"
-    # Marking does not complete a document: it stays a problem until it is re-ingested.
-    return Finding("incomplete documents", len(rows), 0, detail,
-                   "re-ingest them (`civicsetu ingest FILE`); --fix marks them so ingest "
-                   "does not skip them as unchanged")
+    return incomplete_finding(rows)
 
 
 def _provenance(c: sqlite3.Connection) -> Finding:
     """Documents that do not say where they came from (an index written before
     provenance was recorded); ingesting their files again records it."""
-    rows = [r[0] for r in c.execute("SELECT id FROM documents WHERE origin = '' ORDER BY id")]
-    detail = ", ".join(rows[:10]) if rows else "every document records where it came from"
-    return Finding("provenance", len(rows), 0, detail,
-                   "ingest those files again (`civicsetu ingest FILE` or `--bundled`); "
-                   "unchanged files only get their provenance recorded")
+    return provenance_finding(
+        [r[0] for r in c.execute("SELECT id FROM documents WHERE origin = '' ORDER BY id")])
 
 
 def _cache(c: sqlite3.Connection) -> Finding:
-    n = int(c.execute("SELECT count(*) FROM embeddings WHERE text_hash NOT IN "
-                      "(SELECT embed_hash FROM chunks)").fetchone()[0])
-    return Finding("unused cached vectors", 0, 0,
-                   f"{n} vectors kept for text no chunk holds now (a cache, not a fault)", "")
+    return cache_finding(int(c.execute("SELECT count(*) FROM embeddings WHERE text_hash NOT IN "
+                                       "(SELECT embed_hash FROM chunks)").fetchone()[0]))
 
 
 def _mark(c: sqlite3.Connection, doc_ids: list[str]) -> None:
