@@ -206,6 +206,8 @@ class Agent:
                 return {"generations": MAX_GENERATIONS, "draft": "", "sources": [],
                         "confidence": confidence}
             sources = _safe_sources(shown)
+        else:
+            shown = state.get("shown") or sources
         if not sources:
             return {"generations": MAX_GENERATIONS, "draft": "", "sources": []}
         messages = [Message("system", ANSWER_SYSTEM),
@@ -225,7 +227,7 @@ class Agent:
             return {"generations": MAX_GENERATIONS, "draft": "", "sources": sources,
                     "problems": [f"the LLM failed: {exc}"], "llm_error": notice}
         return {"generations": generations, "draft": completion.text.strip(),
-                "sources": sources, "confidence": confidence,
+                "sources": sources, "shown": shown, "confidence": confidence,
                 **_metered(state, "generate", completion)}
 
     def _validate(self, state: AgentState) -> AgentState:
@@ -303,8 +305,8 @@ class Agent:
             # The extractive answer is only the fallback; here the evidence notices suffice.
             notices = self._assess(result, confidence).notices
             if llm_wrote:
-                shown, _ = quoted_evidence(result, self.store, self.searcher.documents,
-                                           complete=self.searcher.settings.complete_answers)
+                # The quotes the LLM was given before screening (computed once, in generate).
+                shown = state.get("shown") or sources
                 if dropped:
                     notices = [*notices, f"{len(dropped)} sentence(s) of the LLM's answer "
                                "failed verification and were left out."]

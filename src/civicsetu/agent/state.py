@@ -3,7 +3,7 @@
     guard     reads query                   writes refusal, pii
     classify  reads query                   writes query_type, rewritten
     retrieve  reads rewritten, query_type   writes result, attempts   (corrective loop <= 2)
-    generate  reads result, problems        writes sources, draft, generations
+    generate  reads result, problems        writes sources, shown, draft, generations
     validate  reads draft, sources          writes problems           (retry generate <= 2)
     generate  also writes confidence (the calibrated answer score of the kept retrieval)
     finalize  reads everything              writes answer
@@ -30,6 +30,7 @@ class AgentState(TypedDict, total=False):
     result: Any  # SearchResult of the latest retrieval
     attempts: int  # retrievals run (the first plus corrective retries)
     sources: list[Citation]  # the numbered context the generator saw
+    shown: list[Citation]  # the extractive answer's quotes (sources before screening)
     draft: str
     generations: int
     problems: list[str]
