@@ -21,6 +21,7 @@ placed there, so no part is crowded out (``coverage_fuse``).
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -43,6 +44,9 @@ FUSION_K = 60  # the reciprocal-rank constant of the fusion (as in search/hybrid
 # question's best hit: a guess. The whole question's hits in other Acts then still vote,
 # at this share of their weight (a wrong guess must not silence the right Act).
 GUESSED_OTHER_WEIGHT = 0.5
+# A comparison's probe (one side, one aspect, in its own Act) counts as covered only by
+# its own best section: a side's search is narrow enough that its first hit is its answer.
+COMPARE_DEPTH = 1
 _LEAD = (r"(?:if\s+\w+\s+\w+,?\s+)?(?:where|what|which|who|whom|whose|how|when|why|whether|"
          r"can|could|is|are|does|do|did|should|must|will|would|may|in\s+which|within\s+what|"
          r"under\s+which|by\s+when)\b")
@@ -313,19 +317,30 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
         prefer = [whole.hits[0].doc_id]
     # Each part is searched in the question's Act(s) only: the part alone ("who decides
     # the compensation?") would otherwise match any Act that uses its words.
+    t_parts = time.perf_counter()
     part_filters = scoped(filters, prefer)
-    parts = [searcher.search(s.text, k=k, filters=part_filters) for s in subs]
+    contrasted = bool(_CONTRAST.search(split_from or query))
+    if contrasted and searcher.settings.compare_sides:
+        # A comparison: each side in its own Act, once per aspect asked (search/compare.py).
+        from civicsetu.search.compare import probes, search_probes
+
+        part_hits = search_probes(searcher, probes(searcher, split_from or query, subs,
+                                                   prefer), k, filters)
+        depth = COMPARE_DEPTH
+    else:
+        depth = 3
+        part_hits = [searcher.search(s.text, k=k, filters=part_filters).hits for s in subs]
     # Only a named or implied Act silences the whole question's other Acts in the fusion;
     # the fallback above is a guess from one hit, and in a large library that hit is
     # often a look-alike Act while the whole question's other hits are the right one, so
     # they keep part of their vote.
     routed = whole.analysis.named_docs + whole.analysis.implied_docs
-    hits = coverage_fuse(whole.hits, [p.hits for p in parts], prefer,
+    hits = coverage_fuse(whole.hits, part_hits, prefer,
                          other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT,
-                         distinct=bool(_CONTRAST.search(split_from or query)),
+                         distinct=contrasted, depth=depth,
                          first_asks=FIRST_PART_LEADS and asks(subs[0].part))
     timings = dict(whole.timings_ms)
-    timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
+    timings["parts"] = round((time.perf_counter() - t_parts) * 1000, 2)
     return replace(whole, hits=cut_sections(hits, k), timings_ms=timings), subs
 
 
