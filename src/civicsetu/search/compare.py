@@ -115,8 +115,12 @@ def probes(searcher: Searcher, question: str, subs: list[SubQuestion],
         else:
             targets = [mine or docs]
         asked = [f"{a} {s}" for a in aspects(part) for s in shared] if shared else aspects(part)
+        target_union = {d for t in targets for d in t} if len(targets) == 1 else set()
         for text in asked:
-            kept = context.strip(" ()")
+            # The kept context without the words that name another side's Act ("RERA
+            # commission consumer" is noise in a search of one Act).
+            kept = " ".join(w for w in context.strip(" ()").split()
+                            if set(own_docs(searcher, w, docs)) <= set(target_union))
             focus = [t for t in focus_terms(text) if t.lower() not in f"{text} {kept}".lower()]
             extra = " ".join([kept, *focus]).strip()
             full = f"{text} ({extra})" if extra else text

@@ -47,6 +47,7 @@ GUESSED_OTHER_WEIGHT = 0.5
 # A comparison's probe (one side, one aspect, in its own Act) counts as covered only by
 # its own best section: a side's search is narrow enough that its first hit is its answer.
 COMPARE_DEPTH = 1
+COMPARE_PARTS = 4  # the parts of a comparison searched (the sides and what is asked of them)
 _LEAD = (r"(?:if\s+\w+\s+\w+,?\s+)?(?:where|what|which|who|whom|whose|how|when|why|whether|"
          r"can|could|is|are|does|do|did|should|must|will|would|may|in\s+which|within\s+what|"
          r"under\s+which|by\s+when)\b")
@@ -57,7 +58,8 @@ _SPLIT = re.compile(
     r"\s+and\s+(?=(?:if\s+\w+|where|who|what|which|how\s+\w+|when|whether)\b\s+\w+\s+\w+)|"
     r"\s+(?:compared?\s+(?:with|to)|as\s+against|versus|vs\.?)\s+|"
     r",?\s+with\s+th(?:ose|at)\s+(?:for|of|under)\s+|"
-    r"\s+with\s+(?=(?:who|what|how|where|when|which)\b)",
+    r"\s+with\s+(?=(?:who|what|how|where|when|which)\b)|"
+    r"\s+(?:differs?|differing)\s+from\s+|\s+lines?\s+up\s+with\s+",
     re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 # A comparison: its parts are the sides compared.
@@ -93,6 +95,12 @@ _BETWEEN = re.compile(r"^(?P<head>.*\b(?:differ\w*|difference|compare\w*|disting
                       re.IGNORECASE | re.DOTALL)
 
 
+# "Compare A with the B" (no other boundary): split at the first "with" that opens a
+# noun phrase; "differ(s) from" and "line(s) up with" are boundaries of their own (_SPLIT).
+_COMPARE_WITH = re.compile(r"^(?P<a>compare\s+.+?)\s+with\s+(?P<b>(?:the|a|an|its|their|"
+                           r"his|her)\s+.+)$", re.IGNORECASE | re.DOTALL)
+
+
 def split_parts(question: str) -> list[str]:
     """The question's parts in the order asked (one part when it does not split).
 
@@ -106,6 +114,10 @@ def split_parts(question: str) -> list[str]:
                               r"between$", "", head, flags=re.IGNORECASE), flags=re.IGNORECASE)
         return [f"{head} {m.group('a')}".strip(), f"{topic} for {m.group('b')}".strip()]
     pieces = [p.strip(" ,;.") for p in _SPLIT.split(question) if p and p.strip(" ,;.")]
+    if len(pieces) == 1:
+        m = _COMPARE_WITH.match(question.strip())
+        if m:  # "Compare the X for A with the X for B": the two compared sides
+            pieces = [m.group("a").strip(" ,;."), m.group("b").strip(" ,;.?")]
     parts: list[str] = []
     carry = ""
     for piece in pieces:
@@ -123,7 +135,8 @@ def split_parts(question: str) -> list[str]:
     return parts
 
 
-def decompose(question: str, mentions: list[str], sides: bool = True) -> list[SubQuestion]:
+def decompose(question: str, mentions: list[str], sides: bool = True,
+              max_parts: int = MAX_PARTS) -> list[SubQuestion]:
     """Sub-questions that each keep the whole question's named Acts and parties.
 
     ``mentions`` are the words of the question that name a document (as the user wrote
@@ -140,7 +153,7 @@ def decompose(question: str, mentions: list[str], sides: bool = True) -> list[Su
     subject = [w for w in content_words(_first_question(parts)) if len(w) > 3][:4]
     contrasted = sides and bool(_CONTRAST.search(question))
     out = []
-    for i, part in enumerate(parts[:MAX_PARTS]):
+    for i, part in enumerate(parts[:max_parts]):
         low = part.lower()
         keep = [m for m in mentions if m.lower() not in low]
         keep += [a for a in actors if not re.search(rf"\b{re.escape(a)}\b", low)]
@@ -302,8 +315,9 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     time: it orders each part's search and a one-part question, while a several-part
     question's whole ranking keeps the fused order the coverage fusion starts from."""
     subs: list[SubQuestion] = []
+    text = split_from or query
+    mentions: list[str] = []
     if searcher.settings.decompose:
-        text = split_from or query
         mentions = [text[s:e] for _, s, e in named_documents(text, searcher.aliases)]
         subs = decompose(text, mentions)
     whole = searcher.search(query, k=k, filters=filters, rerank=len(subs) < 2,
@@ -317,15 +331,21 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
         prefer = [whole.hits[0].doc_id]
     # Each part is searched in the question's Act(s) only: the part alone ("who decides
     # the compensation?") would otherwise match any Act that uses its words.
+    routed = whole.analysis.named_docs + whole.analysis.implied_docs
     t_parts = time.perf_counter()
     part_filters = scoped(filters, prefer)
-    contrasted = bool(_CONTRAST.search(split_from or query))
+    # A comparison: contrast words, or parts asked across two or more Acts the question
+    # names or implies ("should I complain to RERA or to the consumer commission? Do both
+    # laws allow a complaint?").
+    contrasted = bool(_CONTRAST.search(text)) or (searcher.settings.compare_sides
+                                                  and len(set(routed)) >= 2)
     if contrasted and searcher.settings.compare_sides:
         # A comparison: each side in its own Act, once per aspect asked (search/compare.py).
         from civicsetu.search.compare import probes, search_probes
 
-        part_hits = search_probes(searcher, probes(searcher, split_from or query, subs,
-                                                   prefer), k, filters)
+        # Every side is searched, also a fourth part ("..., or does one exclude the other?").
+        sides = decompose(text, mentions, max_parts=COMPARE_PARTS)
+        part_hits = search_probes(searcher, probes(searcher, text, sides, prefer), k, filters)
         depth = COMPARE_DEPTH
     else:
         depth = 3
@@ -334,7 +354,6 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     # the fallback above is a guess from one hit, and in a large library that hit is
     # often a look-alike Act while the whole question's other hits are the right one, so
     # they keep part of their vote.
-    routed = whole.analysis.named_docs + whole.analysis.implied_docs
     hits = coverage_fuse(whole.hits, part_hits, prefer,
                          other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT,
                          distinct=contrasted, depth=depth,

@@ -116,6 +116,17 @@ QUESTION_FOCUS: tuple[tuple[str, tuple[str, ...]], ...] = (
                                                    "Chairperson")),
     (r"\bhow\s+(?:fast|soon|quickly|long)\b|\bby\s+when\b|\bwithin\s+(?:what|which|how)\b|"
      r"\bwhat\s+(?:is\s+the\s+)?(?:deadline|time\s+limit)\b", ("within", "period", "days")),
+    # Whether / where a complaint may be made: the provision that lets a person file it.
+    (r"\b(?:allow\w*|permit\w*|can|may|entitled|right\s+to)\b.{0,25}\bcomplain\w*\b|"
+     r"\b(?:file|lodge)\w*\s+(?:a\s+|my\s+|the\s+)?complaint\b", ("may file", "filed")),
+    # How one law stands to another: overrides it, excludes it, or adds to it (c13).
+    (r"\b(?:overrid\w*|exclud\w*|oust\w*|prevail\w*|derogat\w*|relat\w*\s+to|bars?)\b"
+     r".{0,30}\b(?:other|another)\b",
+     # the statute's fixed phrasings: a savings clause ("in addition to, and not in
+     # derogation of"), an overriding clause ("notwithstanding anything inconsistent"), a
+     # heading ("Act to have overriding effect", "Application of other laws not barred")
+     ("in addition to", "not in derogation", "overriding effect", "other laws", "not barred",
+      "notwithstanding anything inconsistent")),
 )
 _FOCUS = tuple((re.compile(p, re.IGNORECASE), terms) for p, terms in QUESTION_FOCUS)
 
