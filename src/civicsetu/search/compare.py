@@ -92,10 +92,24 @@ def aspects(part: str) -> list[str]:
     return [f"{pre}{m.group('a')} {post}", f"{pre}{m.group('b')} {post}"]
 
 
+def _plain_words(searcher: Searcher, text: str, docs: list[str]) -> list[str]:
+    """The content words of ``text`` that name or imply no Act."""
+    from civicsetu.search.decompose import content_words
+
+    return [w for w in content_words(text) if not own_docs(searcher, w, docs)
+            and not re.fullmatch(r"compar\w*|differ\w*", w)]
+
+
+def _without_acts(searcher: Searcher, text: str, docs: list[str]) -> str:
+    """``text`` without its words that name or imply an Act (the aspect it asks)."""
+    return " ".join(w for w in text.split() if not own_docs(searcher, w.strip("?,.;:"), docs))
+
+
 def own_docs(searcher: Searcher, text: str, docs: list[str]) -> list[str]:
     """The Acts among ``docs`` that ``text`` names or implies itself (may be empty)."""
     allowed = set(docs)
-    analysis = analyze(text, searcher.aliases, allowed)
+    analysis = analyze(text, searcher.aliases,
+                       allowed if len(allowed) < len(searcher.documents) else None)
     implied = searcher.route(analysis, allowed) if len(allowed) > 1 else []
     return [d for d in docs if d in analysis.named_docs or d in implied]
 
@@ -105,22 +119,34 @@ def probes(searcher: Searcher, question: str, subs: list[SubQuestion],
     """The searches of a comparison's sides (see the module docstring)."""
     shared = shared_aspects(question)
     appeal = bool(_APPEAL.search(question))
+    every = [d.id for d in searcher.documents]
+    owners = [own_docs(searcher, strip_shared(s.part), every) for s in subs]
+    claimed = {d for o in owners for d in o}
+    first = strip_shared(subs[0].part) if subs else ""
     out: list[Probe] = []
-    for sub in subs:
+    for sub, mine in zip(subs, owners, strict=True):
         part = strip_shared(sub.part) if shared else sub.part
         context = sub.text[len(sub.part):]  # the kept Acts/parties/focus words, "(...)"
-        mine = own_docs(searcher, part, docs)
         if len(docs) >= 2 and not mine and _ALL_SIDES.search(part):
             targets = [[d] for d in docs]  # every side, each in its own Act
+        elif not mine and len(docs) == 1 and docs[0] in claimed:
+            # The question's one Act is another side's ("the time for presenting a
+            # document for registration compared with the time a Collector has ..."):
+            # this side's Act is not known, so it is searched in every Act.
+            targets = [[]]
         else:
             targets = [mine or docs]
+        side_docs = {d for t in targets for d in t} if len(targets) == 1 else set()
+        if sub is not subs[0] and len(_plain_words(searcher, part, every)) < 2:
+            # A side that is only its Act ("... compare with RERA's?") asks what the first
+            # side asks: it borrows the first side's words that name no Act.
+            part = f"{_without_acts(searcher, first, every)} ({part})"
         asked = [f"{a} {s}" for a in aspects(part) for s in shared] if shared else aspects(part)
-        target_union = {d for t in targets for d in t} if len(targets) == 1 else set()
         for text in asked:
             # The kept context without the words that name another side's Act ("RERA
             # commission consumer" is noise in a search of one Act).
             kept = " ".join(w for w in context.strip(" ()").split()
-                            if set(own_docs(searcher, w, docs)) <= set(target_union))
+                            if set(own_docs(searcher, w, every)) <= side_docs)
             focus = [t for t in focus_terms(text) if t.lower() not in f"{text} {kept}".lower()]
             extra = " ".join([kept, *focus]).strip()
             full = f"{text} ({extra})" if extra else text
