@@ -50,6 +50,8 @@ _SHARED_ASPECTS = re.compile(
     re.IGNORECASE)
 _ALL_SIDES = re.compile(r"\b(?:both|each|either|neither|one\b.{0,30}\bthe\s+other)\b",
                         re.IGNORECASE)
+# A side that refers back to the question's Act ("other provisions of the Act").
+_SAME_ACT = re.compile(r"\b(?:the|this|that|same)\s+(?:act|law|code|statute)\b", re.IGNORECASE)
 _APPEAL = re.compile(r"\bappeal\w*\b", re.IGNORECASE)
 # The body a chain step starts from: "after the Real Estate Appellate Tribunal".
 _AFTER = re.compile(r"\b(?:after|beyond|above|from)\s+(?:the\s+|a\s+|an\s+)?"
@@ -66,6 +68,9 @@ class Probe:
     text: str
     docs: list[str]
     after: str = ""  # a chain step: the body the asked step follows ("" when none)
+    # Searched in one side's own Act(s) among the question's several: a narrow search,
+    # whose first section is that side's answer (the fusion guarantees it a place).
+    narrow: bool = False
 
 
 def shared_aspects(question: str) -> list[str]:
@@ -129,7 +134,7 @@ def probes(searcher: Searcher, question: str, subs: list[SubQuestion],
         context = sub.text[len(sub.part):]  # the kept Acts/parties/focus words, "(...)"
         if len(docs) >= 2 and not mine and _ALL_SIDES.search(part):
             targets = [[d] for d in docs]  # every side, each in its own Act
-        elif not mine and len(docs) == 1 and docs[0] in claimed:
+        elif not mine and len(docs) == 1 and docs[0] in claimed and not _SAME_ACT.search(part):
             # The question's one Act is another side's ("the time for presenting a
             # document for registration compared with the time a Collector has ..."):
             # this side's Act is not known, so it is searched in every Act.
@@ -151,7 +156,7 @@ def probes(searcher: Searcher, question: str, subs: list[SubQuestion],
             extra = " ".join([kept, *focus]).strip()
             full = f"{text} ({extra})" if extra else text
             after = _chain_source(text) if appeal else ""
-            out.extend(Probe(full, t, after) for t in targets)
+            out.extend(Probe(full, t, after, narrow=0 < len(t) < len(docs)) for t in targets)
     return out[:MAX_PROBES]
 
 

@@ -47,6 +47,7 @@ GUESSED_OTHER_WEIGHT = 0.5
 # A comparison's probe (one side, one aspect, in its own Act) counts as covered only by
 # its own best section: a side's search is narrow enough that its first hit is its answer.
 COMPARE_DEPTH = 1
+PART_DEPTH = 3  # a part is covered by any of its first three sections
 COMPARE_PARTS = 4  # the parts of a comparison searched (the sides and what is asked of them)
 _LEAD = (r"(?:if\s+\w+\s+\w+,?\s+)?(?:where|what|which|who|whom|whose|how|when|why|whether|"
          r"can|could|is|are|does|do|did|should|must|will|would|may|in\s+which|within\s+what|"
@@ -190,7 +191,7 @@ def _first_question(parts: list[str]) -> str:
 def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | None = None,
                   window: int = 5, depth: int = 3, keep: int = 2,
                   other_weight: float = 0.0, distinct: bool = False,
-                  first_asks: bool = False) -> list[Hit]:
+                  first_asks: bool = False, depths: list[int] | None = None) -> list[Hit]:
     """The whole question's ranking and its parts' rankings fused, each part given a place.
 
     Counted in sections, as a reader (and the evaluation) counts them. The whole
@@ -204,7 +205,8 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     (the question's Acts): a section the whole question found in another Act votes with
     ``other_weight`` of its weight (0: it keeps a place after them), and leads only when
     it is the whole question's best. Then coverage: a part none of whose first
-    ``depth`` sections is among the first ``window`` gets its best section placed just
+    ``depth`` sections (``depths[i]`` for part i when given: a comparison's narrow probe
+    counts only its first) is among the first ``window`` gets its best section placed just
     after the leader(s), in the order the parts were asked. Scores are rewritten to stay
     monotone in the new order (callers read them as a ranking)."""
     if not parts:
@@ -256,13 +258,15 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     ordered = lead + sorted(pool.values(), key=lambda h: -score[h.provision_id])
     top = list(dict.fromkeys(_section_key(h) for h in ordered))[:window]
     placed = {_section_key(h) for h in lead}
-    bests = [list(dict.fromkeys(_section_key(h) for h in ranked))[:depth] for ranked in parts]
+    per_part = depths or [depth] * len(parts)
+    bests = [list(dict.fromkeys(_section_key(h) for h in ranked))[:d]
+             for ranked, d in zip(parts, per_part, strict=True)]
     # With ``distinct`` (the parts are the compared sides) a section covers one part only:
     # parts claim the shown sections rank by rank (each part's first section first), so
     # two sides whose lists share a section do not both count it ("who heads the
     # Authority" and "who heads the Tribunal" both list s.46).
     covered: dict[int, str] = {}
-    for d in range(depth if distinct else 0):
+    for d in range(max(per_part, default=0) if distinct else 0):
         for i, best in enumerate(bests):
             if i in covered or d >= len(best):
                 continue
@@ -345,10 +349,11 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
 
         # Every side is searched, also a fourth part ("..., or does one exclude the other?").
         sides = decompose(text, mentions, max_parts=COMPARE_PARTS)
-        part_hits = search_probes(searcher, probes(searcher, text, sides, prefer), k, filters)
-        depth = COMPARE_DEPTH
+        plan = probes(searcher, text, sides, prefer)
+        part_hits = search_probes(searcher, plan, k, filters)
+        depths = [COMPARE_DEPTH if p.narrow else PART_DEPTH for p in plan]
     else:
-        depth = 3
+        depths = [PART_DEPTH] * len(subs)
         part_hits = [searcher.search(s.text, k=k, filters=part_filters).hits for s in subs]
     # Only a named or implied Act silences the whole question's other Acts in the fusion;
     # the fallback above is a guess from one hit, and in a large library that hit is
@@ -356,7 +361,7 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     # they keep part of their vote.
     hits = coverage_fuse(whole.hits, part_hits, prefer,
                          other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT,
-                         distinct=contrasted, depth=depth,
+                         distinct=contrasted, depths=depths,
                          first_asks=FIRST_PART_LEADS and asks(subs[0].part))
     timings = dict(whole.timings_ms)
     timings["parts"] = round((time.perf_counter() - t_parts) * 1000, 2)

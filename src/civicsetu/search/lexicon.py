@@ -112,8 +112,8 @@ QUESTION_FOCUS: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"\bwhere\s+(?:\w+\s+){0,3}(?:tried|prosecuted)\b",
      ("court", "cognizance", "jurisdiction", "try")),
     (r"\bwho\s+(?:can|may|could|is\s+eligible\s+to)\s+(?:head|chair|lead|become|be\s+"
-     r"appointed|be\s+(?:a|the)\s+(?:member|chairperson|president))\b|\beligib\w*\b|\bqualif\w*\b", ("qualifications", "appointment",
-                                                   "Chairperson")),
+     r"appointed|be\s+(?:a|the)\s+(?:member|chairperson|president))\b|"
+     r"\beligib\w*\b|\bqualif\w*\b", ("qualifications", "appointment", "Chairperson")),
     (r"\bhow\s+(?:fast|soon|quickly|long)\b|\bby\s+when\b|\bwithin\s+(?:what|which|how)\b|"
      r"\bwhat\s+(?:is\s+the\s+)?(?:deadline|time\s+limit)\b|"
      r"\bthe\s+time\s+(?:allowed|given|available)\b|"
