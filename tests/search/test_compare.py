@@ -83,11 +83,22 @@ def test_each_side_of_a_comparison_finds_its_own_acts_provision(bundled: Engine)
 
 
 @pytest.mark.slow
+def test_both_parts_are_searched_in_each_act(bundled: Engine) -> None:
+    # "Does either law shut out the other?" asked of RERA and of the CPA apart: each
+    # Act's savings or overriding clause is its own search's first.
+    top = _top5(bundled, "Can a homebuyer complain both to RERA and to a consumer "
+                         "commission? Does either law shut out the other?")
+    assert f"{CPA}#s.100" in top and f"{RERA}#s.31" in top
+
+
+@pytest.mark.slow
 def test_the_next_appeal_after_each_body_is_found(bundled: Engine) -> None:
-    top = _top5(bundled, "Where does the next appeal go after the State Consumer Commission, "
-                         "compared with after a RERA adjudicating officer: which forum and "
-                         "within what time?")
-    assert f"{CPA}#s.51" in top and f"{RERA}#s.44" in top
+    # Without the chain step the Tribunal's side led with s.44 (the appeal TO it) and its
+    # s.58 (the appeal to the High Court FROM it) fell below the top five.
+    top = _top5(bundled, "Where does the next appeal go after the District Consumer "
+                         "Commission, compared with after the RERA Appellate Tribunal: which "
+                         "forum and what deadline?")
+    assert f"{CPA}#s.41" in top and f"{RERA}#s.58" in top
 
 
 @pytest.mark.slow

@@ -52,9 +52,13 @@ _ALL_SIDES = re.compile(r"\b(?:both|each|either|neither|one\b.{0,30}\bthe\s+othe
                         re.IGNORECASE)
 # A side that refers back to the question's Act ("other provisions of the Act").
 _SAME_ACT = re.compile(r"\b(?:the|this|that|same)\s+(?:act|law|code|statute)\b", re.IGNORECASE)
+# The later side stands for the same aspects: "... with those for ...", "... with that of".
+_THOSE = re.compile(r"\bwith\s+th(?:ose|at)\s+(?:for|of|under|in)\b", re.IGNORECASE)
 _APPEAL = re.compile(r"\bappeal\w*\b", re.IGNORECASE)
 # The body a chain step starts from: "after the Real Estate Appellate Tribunal".
-_AFTER = re.compile(r"\b(?:after|beyond|above|from)\s+(?:the\s+|a\s+|an\s+)?"
+_AFTER = re.compile(r"\b(?:(?:after|beyond|above|from)\s+|appeal\w*\s+(?:against\s+)?"
+                    r"(?:(?:an?|the)\s+)?(?:order\s+(?:of|by|made\s+by)\s+)?)"
+                    r"(?:the\s+|a\s+|an\s+)?"
                     r"(?P<name>(?:[\w'-]+\s+){0,4}?(?:tribunal|commission|officer|authority|"
                     r"court|forum|board|collector|magistrate))\b", re.IGNORECASE)
 _NAME_STOP = frozenset({"the", "a", "an", "of", "rera", "act", "s", "real", "estate",
@@ -110,6 +114,12 @@ def _without_acts(searcher: Searcher, text: str, docs: list[str]) -> str:
     return " ".join(w for w in text.split() if not own_docs(searcher, w.strip("?,.;:"), docs))
 
 
+def aspect_pair(part: str) -> tuple[str, str] | None:
+    """The two aspects a part asks of one thing ("time limit", "pre-deposit"), if any."""
+    m = _ASPECT_PAIR.match(part.strip())
+    return (m.group("a"), m.group("b")) if m else None
+
+
 def own_docs(searcher: Searcher, text: str, docs: list[str]) -> list[str]:
     """The Acts among ``docs`` that ``text`` names or implies itself (may be empty)."""
     allowed = set(docs)
@@ -128,12 +138,13 @@ def probes(searcher: Searcher, question: str, subs: list[SubQuestion],
     owners = [own_docs(searcher, strip_shared(s.part), every) for s in subs]
     claimed = {d for o in owners for d in o}
     first = strip_shared(subs[0].part) if subs else ""
+    pair = next((p for p in (aspect_pair(strip_shared(s.part)) for s in subs) if p), None)
     out: list[Probe] = []
     for sub, mine in zip(subs, owners, strict=True):
         part = strip_shared(sub.part) if shared else sub.part
         context = sub.text[len(sub.part):]  # the kept Acts/parties/focus words, "(...)"
-        if len(docs) >= 2 and not mine and _ALL_SIDES.search(part):
-            targets = [[d] for d in docs]  # every side, each in its own Act
+        if len(mine or docs) >= 2 and _ALL_SIDES.search(part):
+            targets = [[d] for d in mine or docs]  # every side, each in its own Act
         elif not mine and len(docs) == 1 and docs[0] in claimed and not _SAME_ACT.search(part):
             # The question's one Act is another side's ("the time for presenting a
             # document for registration compared with the time a Collector has ..."):
@@ -146,7 +157,11 @@ def probes(searcher: Searcher, question: str, subs: list[SubQuestion],
             # A side that is only its Act ("... compare with RERA's?") asks what the first
             # side asks: it borrows the first side's words that name no Act.
             part = f"{_without_acts(searcher, first, every)} ({part})"
-        asked = [f"{a} {s}" for a in aspects(part) for s in shared] if shared else aspects(part)
+        mine_aspects = aspects(part)
+        if len(mine_aspects) == 1 and pair and _THOSE.search(question):
+            # "... with those for a promoter ...": this side is asked the first side's aspects.
+            mine_aspects = [f"the {a} for {part}" for a in pair]
+        asked = [f"{a} {s}" for a in mine_aspects for s in shared] if shared else mine_aspects
         for text in asked:
             # The kept context without the words that name another side's Act ("RERA
             # commission consumer" is noise in a search of one Act).
@@ -210,7 +225,9 @@ def chain_order(hits: list[Hit], name: str) -> list[Hit]:
 
     first, middle, last = [], [], []
     for h in hits:
-        if names_it(source, h.text):
+        # An order of the body counts only where the text provides an appeal from it
+        # (a Chairperson's powers over the Tribunal's staff name its orders too).
+        if names_it(source, h.text) and _APPEAL.search(h.text):
             first.append(h)
         elif names_it(target, h.text):
             last.append(h)

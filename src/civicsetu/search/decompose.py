@@ -352,6 +352,17 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
         plan = probes(searcher, text, sides, prefer)
         part_hits = search_probes(searcher, plan, k, filters)
         depths = [COMPARE_DEPTH if p.narrow else PART_DEPTH for p in plan]
+        # Two probes of one Act that lead with the same section asked the same thing
+        # (the "forum" and the "deadline" of one appeal): one vote, not two.
+        seen: set[tuple[str, ...]] = set()
+        keep_idx = []
+        for i, (p, hits_i) in enumerate(zip(plan, part_hits, strict=True)):
+            sig = (*p.docs, _section_key(hits_i[0]) if hits_i else "")
+            if sig not in seen:
+                seen.add(sig)
+                keep_idx.append(i)
+        part_hits = [part_hits[i] for i in keep_idx]
+        depths = [depths[i] for i in keep_idx]
     else:
         depths = [PART_DEPTH] * len(subs)
         part_hits = [searcher.search(s.text, k=k, filters=part_filters).hits for s in subs]

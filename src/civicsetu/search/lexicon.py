@@ -123,7 +123,8 @@ QUESTION_FOCUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(?:allow\w*|permit\w*|can|may|entitled|right\s+to)\b.{0,25}\bcomplain\w*\b|"
      r"\b(?:file|lodge)\w*\s+(?:a\s+|my\s+|the\s+)?complaint\b", ("may file", "filed")),
     # How one law stands to another: overrides it, excludes it, or adds to it (c13).
-    (r"\b(?:overrid\w*|exclud\w*|oust\w*|prevail\w*|derogat\w*|relat\w*\s+to|bars?)\b"
+    (r"\b(?:overrid\w*|exclud\w*|oust\w*|prevail\w*|derogat\w*|relat\w*\s+to|bars?|"
+     r"supersed\w*|displac\w*|(?:shut|rule)s?\s+out|takes?\s+away)\b"
      r".{0,30}\b(?:other|another)\b",
      # the statute's fixed phrasings: a savings clause ("in addition to, and not in
      # derogation of"), an overriding clause ("notwithstanding anything inconsistent"), a
