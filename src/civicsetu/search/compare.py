@@ -54,6 +54,10 @@ _ALL_SIDES = re.compile(r"\b(?:both|each|either|neither|one\b.{0,30}\bthe\s+othe
 _SAME_ACT = re.compile(r"\b(?:the|this|that|same)\s+(?:act|law|code|statute)\b", re.IGNORECASE)
 # The later side stands for the same aspects: "... with those for ...", "... with that of".
 _THOSE = re.compile(r"\bwith\s+th(?:ose|at)\s+(?:for|of|under|in)\b", re.IGNORECASE)
+# A later side whose subject is a pronoun standing for the first side's subject.
+_PRONOUN = re.compile(r"^(?:\w+\s+){0,2}(?:it|they|them)\b", re.IGNORECASE)
+_SIDE_START = re.compile(r"^(?:where|what|how|who|which|when|does|do|is|are|can)\b",
+                         re.IGNORECASE)
 _APPEAL = re.compile(r"\bappeal\w*\b", re.IGNORECASE)
 # The body a chain step starts from: "after the Real Estate Appellate Tribunal".
 _AFTER = re.compile(r"\b(?:(?:after|beyond|above|from)\s+|appeal\w*\s+(?:against\s+)?"
@@ -157,6 +161,10 @@ def probes(searcher: Searcher, question: str, subs: list[SubQuestion],
             # A side that is only its Act ("... compare with RERA's?") asks what the first
             # side asks: it borrows the first side's words that name no Act.
             part = f"{_without_acts(searcher, first, every)} ({part})"
+        elif sub is not subs[0] and _PRONOUN.match(part) and _SIDE_START.match(part):
+            # "where it goes after the National Consumer Commission" (it = the appeal the
+            # first side asks about): the first side's words that name no Act come along.
+            part = f"{part} ({_without_acts(searcher, first, every)})"
         mine_aspects = aspects(part)
         if len(mine_aspects) == 1 and pair and _THOSE.search(question):
             # "... with those for a promoter ...": this side is asked the first side's aspects.
