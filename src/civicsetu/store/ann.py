@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from filelock import FileLock
 
 from civicsetu.errors import StoreError
 
@@ -57,11 +58,7 @@ def available() -> bool:
     return True
 
 
-def _save_lock(folder: Path) -> Any:
-    try:
-        from filelock import FileLock
-    except ImportError as exc:
-        raise StoreError(f"saving the ANN index needs filelock; run: {INSTALL_HINT}") from exc
+def _save_lock(folder: Path) -> FileLock:
     return FileLock(str(folder / "save.lock"), timeout=_SAVE_LOCK_SECONDS)
 
 
