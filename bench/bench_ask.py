@@ -23,6 +23,7 @@ from bench.bench_search import machine
 CONFIGS: dict[str, dict[str, bool]] = {
     "all default stages on": {},
     "decomposition off": {"decompose": False},
+    "comparison sides off": {"compare_sides": False},
     "quoted definitions off": {"quoted_definitions": False},
     "learned reranker on": {"rerank": True},
     "complete answers and quantity check off": {"complete_answers": False,

@@ -4,7 +4,8 @@ whole question's, and the fused top 5, with the gold sections marked.
     python tools/trace_parts.py ../shared/eval/legal_qa_dev.jsonl [--ids A,B] [--misses]
 
 Reads the bundled index in CIVICSETU_HOME, the same search ``ask`` runs. ``--misses``
-prints only questions with a gold section outside the fused top 5.
+prints only questions with a gold section outside the fused top 5. A comparison prints
+its probes instead of its parts (search/compare.py: each side, aspect and Act searched).
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ from pathlib import Path
 from civicsetu.engine import Engine
 from civicsetu.eval.metrics import ranked_sections, section_key
 from civicsetu.eval.runner import load_dataset
-from civicsetu.search.decompose import decompose, scoped, search_decomposed
+from civicsetu.search.compare import probes, search_probes
+from civicsetu.search.decompose import (
+    _CONTRAST,
+    COMPARE_PARTS,
+    decompose,
+    scoped,
+    search_decomposed,
+)
 from civicsetu.search.query import named_documents
 
 
@@ -55,7 +63,17 @@ def main() -> None:
             prefer = whole.analysis.named_docs + whole.analysis.implied_docs
             if not prefer and whole.hits:
                 prefer = [whole.hits[0].doc_id]
-            for sub in decompose(q, mentions) if len(subs) > 1 else []:
+            routed = whole.analysis.named_docs + whole.analysis.implied_docs
+            compared = bool(_CONTRAST.search(q)) or len(set(routed)) >= 2  # as in decompose
+            if len(subs) > 1 and compared and s.settings.compare_sides:
+                # A comparison: the probes search/compare.py runs (side, aspect, Act).
+                plan = probes(s, q, decompose(q, mentions, max_parts=COMPARE_PARTS), prefer)
+                for p, hits in zip(plan, search_probes(s, plan, 10, None), strict=True):
+                    docs = ",".join(_short(d + "#")[:-1] for d in p.docs) or "every Act"
+                    after = f", after {p.after!r}" if p.after else ""
+                    print(f"   probe: {p.text!r} [{docs}{after}]")
+                    print(f"      -> {mark(ranked_sections([h.provision_id for h in hits])[:6])}")
+            for sub in decompose(q, mentions) if len(subs) > 1 and not compared else []:
                 part = s.search(sub.text, k=10, filters=scoped(None, prefer))
                 print(f"   part: {sub.text!r}")
                 print(f"      -> {mark(ranked_sections([h.provision_id for h in part.hits])[:6])}")

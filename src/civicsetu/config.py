@@ -332,6 +332,15 @@ class Settings(BaseSettings):
                     "question names a party (builder, allottee; search.parties).",
     )
 
+    # --- comparison questions (issue 12, c13) -------------------------------------------
+    compare_sides: bool = Field(
+        default=True,
+        description="Search each compared side of a comparison question in the Act it "
+                    "names or implies, once per aspect the question asks (\"the time "
+                    "limit and pre-deposit\"), a \"both\" part once per side's Act, and "
+                    "\"the next appeal after X\" as the appeal from X (search.compare).",
+    )
+
     @property
     def resolved_db_path(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "civicsetu.db"

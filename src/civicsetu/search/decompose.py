@@ -21,6 +21,7 @@ placed there, so no part is crowded out (``coverage_fuse``).
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -43,6 +44,11 @@ FUSION_K = 60  # the reciprocal-rank constant of the fusion (as in search/hybrid
 # question's best hit: a guess. The whole question's hits in other Acts then still vote,
 # at this share of their weight (a wrong guess must not silence the right Act).
 GUESSED_OTHER_WEIGHT = 0.5
+# A comparison's probe (one side, one aspect, in its own Act) counts as covered only by
+# its own best section: a side's search is narrow enough that its first hit is its answer.
+COMPARE_DEPTH = 1
+PART_DEPTH = 3  # a part is covered by any of its first three sections
+COMPARE_PARTS = 4  # the parts of a comparison searched (the sides and what is asked of them)
 _LEAD = (r"(?:if\s+\w+\s+\w+,?\s+)?(?:where|what|which|who|whom|whose|how|when|why|whether|"
          r"can|could|is|are|does|do|did|should|must|will|would|may|in\s+which|within\s+what|"
          r"under\s+which|by\s+when)\b")
@@ -53,7 +59,8 @@ _SPLIT = re.compile(
     r"\s+and\s+(?=(?:if\s+\w+|where|who|what|which|how\s+\w+|when|whether)\b\s+\w+\s+\w+)|"
     r"\s+(?:compared?\s+(?:with|to)|as\s+against|versus|vs\.?)\s+|"
     r",?\s+with\s+th(?:ose|at)\s+(?:for|of|under)\s+|"
-    r"\s+with\s+(?=(?:who|what|how|where|when|which)\b)",
+    r"\s+with\s+(?=(?:who|what|how|where|when|which)\b)|"
+    r"\s+(?:differs?|differing)\s+from\s+|\s+lines?\s+up\s+with\s+",
     re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 # A comparison: its parts are the sides compared.
@@ -89,6 +96,12 @@ _BETWEEN = re.compile(r"^(?P<head>.*\b(?:differ\w*|difference|compare\w*|disting
                       re.IGNORECASE | re.DOTALL)
 
 
+# "Compare A with the B" (no other boundary): split at the first "with" that opens a
+# noun phrase; "differ(s) from" and "line(s) up with" are boundaries of their own (_SPLIT).
+_COMPARE_WITH = re.compile(r"^(?P<a>compare\s+.+?)\s+with\s+(?P<b>(?:the|a|an|its|their|"
+                           r"his|her)\s+.+)$", re.IGNORECASE | re.DOTALL)
+
+
 def split_parts(question: str) -> list[str]:
     """The question's parts in the order asked (one part when it does not split).
 
@@ -102,6 +115,10 @@ def split_parts(question: str) -> list[str]:
                               r"between$", "", head, flags=re.IGNORECASE), flags=re.IGNORECASE)
         return [f"{head} {m.group('a')}".strip(), f"{topic} for {m.group('b')}".strip()]
     pieces = [p.strip(" ,;.") for p in _SPLIT.split(question) if p and p.strip(" ,;.")]
+    if len(pieces) == 1:
+        m = _COMPARE_WITH.match(question.strip())
+        if m:  # "Compare the X for A with the X for B": the two compared sides
+            pieces = [m.group("a").strip(" ,;."), m.group("b").strip(" ,;.?")]
     parts: list[str] = []
     carry = ""
     for piece in pieces:
@@ -119,7 +136,8 @@ def split_parts(question: str) -> list[str]:
     return parts
 
 
-def decompose(question: str, mentions: list[str], sides: bool = True) -> list[SubQuestion]:
+def decompose(question: str, mentions: list[str], sides: bool = True,
+              max_parts: int = MAX_PARTS) -> list[SubQuestion]:
     """Sub-questions that each keep the whole question's named Acts and parties.
 
     ``mentions`` are the words of the question that name a document (as the user wrote
@@ -136,7 +154,7 @@ def decompose(question: str, mentions: list[str], sides: bool = True) -> list[Su
     subject = [w for w in content_words(_first_question(parts)) if len(w) > 3][:4]
     contrasted = sides and bool(_CONTRAST.search(question))
     out = []
-    for i, part in enumerate(parts[:MAX_PARTS]):
+    for i, part in enumerate(parts[:max_parts]):
         low = part.lower()
         keep = [m for m in mentions if m.lower() not in low]
         keep += [a for a in actors if not re.search(rf"\b{re.escape(a)}\b", low)]
@@ -173,7 +191,7 @@ def _first_question(parts: list[str]) -> str:
 def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | None = None,
                   window: int = 5, depth: int = 3, keep: int = 2,
                   other_weight: float = 0.0, distinct: bool = False,
-                  first_asks: bool = False) -> list[Hit]:
+                  first_asks: bool = False, depths: list[int] | None = None) -> list[Hit]:
     """The whole question's ranking and its parts' rankings fused, each part given a place.
 
     Counted in sections, as a reader (and the evaluation) counts them. The whole
@@ -187,7 +205,8 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     (the question's Acts): a section the whole question found in another Act votes with
     ``other_weight`` of its weight (0: it keeps a place after them), and leads only when
     it is the whole question's best. Then coverage: a part none of whose first
-    ``depth`` sections is among the first ``window`` gets its best section placed just
+    ``depth`` sections (``depths[i]`` for part i when given: a comparison's narrow probe
+    counts only its first) is among the first ``window`` gets its best section placed just
     after the leader(s), in the order the parts were asked. Scores are rewritten to stay
     monotone in the new order (callers read them as a ranking)."""
     if not parts:
@@ -239,13 +258,15 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     ordered = lead + sorted(pool.values(), key=lambda h: -score[h.provision_id])
     top = list(dict.fromkeys(_section_key(h) for h in ordered))[:window]
     placed = {_section_key(h) for h in lead}
-    bests = [list(dict.fromkeys(_section_key(h) for h in ranked))[:depth] for ranked in parts]
+    per_part = depths or [depth] * len(parts)
+    bests = [list(dict.fromkeys(_section_key(h) for h in ranked))[:d]
+             for ranked, d in zip(parts, per_part, strict=True)]
     # With ``distinct`` (the parts are the compared sides) a section covers one part only:
     # parts claim the shown sections rank by rank (each part's first section first), so
     # two sides whose lists share a section do not both count it ("who heads the
     # Authority" and "who heads the Tribunal" both list s.46).
     covered: dict[int, str] = {}
-    for d in range(depth if distinct else 0):
+    for d in range(max(per_part, default=0) if distinct else 0):
         for i, best in enumerate(bests):
             if i in covered or d >= len(best):
                 continue
@@ -298,8 +319,9 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     time: it orders each part's search and a one-part question, while a several-part
     question's whole ranking keeps the fused order the coverage fusion starts from."""
     subs: list[SubQuestion] = []
+    text = split_from or query
+    mentions: list[str] = []
     if searcher.settings.decompose:
-        text = split_from or query
         mentions = [text[s:e] for _, s, e in named_documents(text, searcher.aliases)]
         subs = decompose(text, mentions)
     whole = searcher.search(query, k=k, filters=filters, rerank=len(subs) < 2,
@@ -313,19 +335,47 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
         prefer = [whole.hits[0].doc_id]
     # Each part is searched in the question's Act(s) only: the part alone ("who decides
     # the compensation?") would otherwise match any Act that uses its words.
+    routed = whole.analysis.named_docs + whole.analysis.implied_docs
+    t_parts = time.perf_counter()
     part_filters = scoped(filters, prefer)
-    parts = [searcher.search(s.text, k=k, filters=part_filters) for s in subs]
+    # A comparison: contrast words, or parts asked across two or more Acts the question
+    # names or implies ("should I complain to RERA or to the consumer commission? Do both
+    # laws allow a complaint?").
+    contrasted = bool(_CONTRAST.search(text)) or (searcher.settings.compare_sides
+                                                  and len(set(routed)) >= 2)
+    if contrasted and searcher.settings.compare_sides:
+        # A comparison: each side in its own Act, once per aspect asked (search/compare.py).
+        from civicsetu.search.compare import probes, search_probes
+
+        # Every side is searched, also a fourth part ("..., or does one exclude the other?").
+        sides = decompose(text, mentions, max_parts=COMPARE_PARTS)
+        plan = probes(searcher, text, sides, prefer)
+        part_hits = search_probes(searcher, plan, k, filters)
+        depths = [COMPARE_DEPTH if p.narrow else PART_DEPTH for p in plan]
+        # Two probes of one Act that lead with the same section asked the same thing
+        # (the "forum" and the "deadline" of one appeal): one vote, not two.
+        seen: set[tuple[str, ...]] = set()
+        keep_idx = []
+        for i, (p, hits_i) in enumerate(zip(plan, part_hits, strict=True)):
+            sig = (*p.docs, _section_key(hits_i[0]) if hits_i else "")
+            if sig not in seen:
+                seen.add(sig)
+                keep_idx.append(i)
+        part_hits = [part_hits[i] for i in keep_idx]
+        depths = [depths[i] for i in keep_idx]
+    else:
+        depths = [PART_DEPTH] * len(subs)
+        part_hits = [searcher.search(s.text, k=k, filters=part_filters).hits for s in subs]
     # Only a named or implied Act silences the whole question's other Acts in the fusion;
     # the fallback above is a guess from one hit, and in a large library that hit is
     # often a look-alike Act while the whole question's other hits are the right one, so
     # they keep part of their vote.
-    routed = whole.analysis.named_docs + whole.analysis.implied_docs
-    hits = coverage_fuse(whole.hits, [p.hits for p in parts], prefer,
+    hits = coverage_fuse(whole.hits, part_hits, prefer,
                          other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT,
-                         distinct=bool(_CONTRAST.search(split_from or query)),
+                         distinct=contrasted, depths=depths,
                          first_asks=FIRST_PART_LEADS and asks(subs[0].part))
     timings = dict(whole.timings_ms)
-    timings["parts"] = round(sum(p.timings_ms.get("search", 0.0) for p in parts), 2)
+    timings["parts"] = round((time.perf_counter() - t_parts) * 1000, 2)
     return replace(whole, hits=cut_sections(hits, k), timings_ms=timings), subs
 
 

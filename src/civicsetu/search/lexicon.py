@@ -112,10 +112,25 @@ QUESTION_FOCUS: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"\bwhere\s+(?:\w+\s+){0,3}(?:tried|prosecuted)\b",
      ("court", "cognizance", "jurisdiction", "try")),
     (r"\bwho\s+(?:can|may|could|is\s+eligible\s+to)\s+(?:head|chair|lead|become|be\s+"
-     r"appointed)\b|\beligib\w*\b|\bqualif\w*\b", ("qualifications", "appointment",
-                                                   "Chairperson")),
+     r"appointed|be\s+(?:a|the)\s+(?:member|chairperson|president))\b|"
+     r"\beligib\w*\b|\bqualif\w*\b", ("qualifications", "appointment", "Chairperson")),
     (r"\bhow\s+(?:fast|soon|quickly|long)\b|\bby\s+when\b|\bwithin\s+(?:what|which|how)\b|"
-     r"\bwhat\s+(?:is\s+the\s+)?(?:deadline|time\s+limit)\b", ("within", "period", "days")),
+     r"\bwhat\s+(?:is\s+the\s+)?(?:deadline|time\s+limit)\b|"
+     r"\bthe\s+time\s+(?:allowed|given|available)\b|"
+     r"\bthe\s+time\s+(?:an?\s+|the\s+)?\w+\s+(?:has|gets?|is\s+given)\s+to\b",
+     ("within", "period", "days")),
+    # Whether / where a complaint may be made: the provision that lets a person file it.
+    (r"\b(?:allow\w*|permit\w*|can|may|entitled|right\s+to)\b.{0,25}\bcomplain\w*\b|"
+     r"\b(?:file|lodge)\w*\s+(?:a\s+|my\s+|the\s+)?complaint\b", ("may file", "filed")),
+    # How one law stands to another: overrides it, excludes it, or adds to it (c13).
+    (r"\b(?:overrid\w*|exclud\w*|oust\w*|prevail\w*|derogat\w*|relat\w*\s+to|bars?|"
+     r"supersed\w*|displac\w*|(?:shut|rule)s?\s+out|takes?\s+away)\b"
+     r".{0,30}\b(?:other|another)\b",
+     # the statute's fixed phrasings: a savings clause ("in addition to, and not in
+     # derogation of"), an overriding clause ("notwithstanding anything inconsistent"), a
+     # heading ("Act to have overriding effect", "Application of other laws not barred")
+     ("in addition to", "not in derogation", "overriding effect", "other laws", "not barred",
+      "notwithstanding anything inconsistent")),
 )
 _FOCUS = tuple((re.compile(p, re.IGNORECASE), terms) for p, terms in QUESTION_FOCUS)
 

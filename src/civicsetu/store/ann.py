@@ -13,7 +13,11 @@ the process with a segmentation fault here; faiss and onnxruntime load in either
 
 Files: ``<db>.ann/<generation>.faiss`` and ``<db>.ann/meta.json``; a save writes the new
 generation first and then replaces ``meta.json`` atomically, so a reader sees either the
-old pair or the new one. ``meta.json`` records each document's ``ingested_at`` stamp at
+old pair or the new one. Saves hold ``<db>.ann/save.lock`` (filelock): two processes
+saving at once would otherwise each delete the generation the other was about to publish,
+leaving ``meta.json`` pointing at a deleted file (a rebuild from every vector on next
+open). A reader whose generation was replaced between reading ``meta.json`` and opening
+the file reads ``meta.json`` again. ``meta.json`` records each document's ``ingested_at`` stamp at
 save time; a later load re-syncs the documents whose stamp changed.
 """
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from filelock import FileLock
 
 from civicsetu.errors import StoreError
 
@@ -38,6 +44,9 @@ from civicsetu.errors import StoreError
 CONNECTIVITY = 32  # M: graph degree
 EXPANSION_ADD = 256  # efConstruction
 INSTALL_HINT = "pip install 'civicsetu[ann]' (faiss-cpu)"
+_LOAD_ATTEMPTS = 3
+# A save of the 91k-chunk library writes ~150 MB; a second saver waits for it.
+_SAVE_LOCK_SECONDS = 300.0
 
 
 def available() -> bool:
@@ -47,6 +56,10 @@ def available() -> bool:
     except ImportError:
         return False
     return True
+
+
+def _save_lock(folder: Path) -> FileLock:
+    return FileLock(str(folder / "save.lock"), timeout=_SAVE_LOCK_SECONDS)
 
 
 def _faiss() -> Any:
@@ -125,17 +138,23 @@ class AnnIndex:
     @classmethod
     def load(cls, db_path: Path, model_id: str, dim: int) -> AnnIndex | None:
         """The saved index for ``model_id``, or None when there is none (or it is unusable)."""
-        meta_path = cls.folder(db_path) / "meta.json"
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if meta.get("model_id") != model_id or meta.get("dim") != dim:
-            return None
+        folder = cls.folder(db_path)
         faiss = _faiss()
-        try:
-            index = faiss.read_index(str(cls.folder(db_path) / meta["file"]))
-        except (OSError, RuntimeError, KeyError):
+        for _ in range(_LOAD_ATTEMPTS):
+            try:
+                meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return None
+            if meta.get("model_id") != model_id or meta.get("dim") != dim:
+                return None
+            try:
+                index = faiss.read_index(str(folder / meta["file"]))
+                break
+            except (OSError, RuntimeError, KeyError):
+                # A concurrent save may have published a newer generation and deleted
+                # this one after we read meta.json: read it again.
+                continue
+        else:
             return None
         ann = cls(dim, index)
         ann.stamps = dict(meta.get("stamps", {}))
@@ -146,19 +165,22 @@ class AnnIndex:
         """Write a new generation, then point ``meta.json`` at it; old generations go."""
         folder = self.folder(db_path)
         folder.mkdir(parents=True, exist_ok=True)
-        name = f"{time.time_ns()}-{os.getpid()}.faiss"
-        _faiss().write_index(self._index, str(folder / name))
-        meta = {"model_id": model_id, "dim": self.dim, "file": name, "rows": len(self),
-                "dead": self.dead,
-                "stamps": dict(stamps), "connectivity": CONNECTIVITY,
-                "expansion_add": EXPANSION_ADD}
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix="meta.json.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(json.dumps(meta))
-        os.replace(tmp, folder / "meta.json")
-        for old in folder.glob("*.faiss"):
-            if old.name != name:
-                old.unlink(missing_ok=True)
+        # Writing, publishing and clearing old generations is one step across processes:
+        # the last saver's generation is the one meta.json names, and it exists.
+        with _save_lock(folder):
+            name = f"{time.time_ns()}-{os.getpid()}-{threading.get_ident()}.faiss"
+            _faiss().write_index(self._index, str(folder / name))
+            meta = {"model_id": model_id, "dim": self.dim, "file": name, "rows": len(self),
+                    "dead": self.dead,
+                    "stamps": dict(stamps), "connectivity": CONNECTIVITY,
+                    "expansion_add": EXPANSION_ADD}
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix="meta.json.", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(json.dumps(meta))
+            os.replace(tmp, folder / "meta.json")
+            for old in folder.glob("*.faiss"):
+                if old.name != name:
+                    old.unlink(missing_ok=True)
         self.stamps = dict(stamps)
         self.changed = False
         return folder / name
