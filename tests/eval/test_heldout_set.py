@@ -1,0 +1,46 @@
+"""The blind held-out set (bench/eval/heldout_multipart.jsonl) is well formed and its gold
+is real: every gold provision exists in a freshly ingested bundle and every key fact is
+stated in the text of its question's gold provisions."""
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from civicsetu.engine import Engine
+from civicsetu.errors import NotFoundError
+from civicsetu.eval.metrics import normalise_for_match
+from civicsetu.eval.runner import load_dataset
+
+HELDOUT = Path(__file__).resolve().parents[2] / "bench" / "eval" / "heldout_multipart.jsonl"
+KEYS = {"id", "query", "query_type", "gold_provisions", "key_facts", "reference_answer", "notes"}
+
+
+def test_heldout_rows_have_the_dev_schema_and_the_intended_mix() -> None:
+    rows = load_dataset(HELDOUT)
+    assert all(set(r) == KEYS for r in rows), [r["id"] for r in rows if set(r) != KEYS]
+    assert len({r["id"] for r in rows}) == len(rows)
+    types = Counter(r["query_type"] for r in rows)
+    assert types["multi_part"] >= 10 and types["comparison"] >= 8 and types["multi_hop"] >= 8
+    unanswerable = [r for r in rows if not r["gold_provisions"]]
+    assert len(unanswerable) >= 5
+    assert all(not r["key_facts"] and r["notes"] for r in unanswerable)
+    assert all(r["key_facts"] and r["reference_answer"] for r in rows if r["gold_provisions"])
+
+
+@pytest.mark.slow
+def test_every_gold_provision_exists_and_states_its_key_facts(bundled: Engine) -> None:
+    missing: list[str] = []
+    unstated: list[str] = []
+    for row in load_dataset(HELDOUT):
+        texts = []
+        for gold in row["gold_provisions"]:
+            try:
+                texts.append(normalise_for_match(bundled.store.provision(gold).text))
+            except NotFoundError:
+                missing.append(f"{row['id']}: {gold}")
+        for fact in row["key_facts"]:
+            if not any(normalise_for_match(fact) in t for t in texts):
+                unstated.append(f"{row['id']}: {fact!r}")
+    assert not missing, missing
+    assert not unstated, unstated
