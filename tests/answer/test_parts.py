@@ -3,8 +3,10 @@ forms read from the question, and on the real bundled index the quotes they add.
 
 import pytest
 
-from civicsetu.answer.parts import asks, stem
+from civicsetu.answer.parts import answering_units, asks, states, stem
+from civicsetu.answer.units import Unit
 from civicsetu.engine import Engine
+from civicsetu.types import Provision, ProvisionKind
 from tests.conftest import RERA
 
 
@@ -53,6 +55,41 @@ def test_what_the_asker_rules_out_is_not_the_subject() -> None:
 def test_light_stems_join_forms_of_one_word() -> None:
     assert stem("refused") == stem("refusal") == stem("refusing")
     assert stem("appealing") == stem("appeal")
+
+
+def _unit(text: str, path: str = "s.3", rank: int = 0) -> Unit:
+    p = Provision("act", path, ProvisionKind.SECTION, "", 0, len(text), text, None, 0)
+    return Unit(p, 0, len(text), text, rank, False)
+
+
+def test_an_authority_that_opens_the_sentence_is_an_agent() -> None:
+    # "The Central Government may ..." at a provision's start, across a line break.
+    unit = _unit("The Central\nGovernment may, by notification, make rules for the members.")
+    assert states("agent", unit, "who can be a member of the State Commission")
+
+
+def test_a_definition_names_no_forum_or_agent() -> None:
+    # 'controlled ... by the Central Government' in a definition decides nothing.
+    unit = _unit('(a) "appropriate Government" means in relation to a public authority '
+                 "which is controlled by the Central Government, the Central Government;")
+    assert not states("agent", unit, "which authority decides?")
+    assert not states("forum", unit, "where do I appeal?")
+
+
+def test_one_unit_stating_all_a_part_asks_replaces_the_partial_ones() -> None:
+    # The second side asks a period and a forum; the look-alike states only a period and
+    # holds more of the part's words, so it wins the period ask on its own.
+    question = ("Where does an appeal go after the Tribunal, compared with after the "
+                "Commission — which forum and what deadline?")
+    tribunal = _unit("Any person aggrieved by an order of the Tribunal may appeal to the "
+                     "High Court within sixty days.", "s.58")
+    period = _unit("Every appeal against an order of the Commission or the Tribunal shall be "
+                   "filed within thirty days.", "s.73", rank=1)
+    both = _unit("Any person aggrieved by an order of the Commission may appeal to the "
+                 "Supreme Court within thirty days.", "s.67", rank=3)
+    found = answering_units(question, [tribunal], lambda: [period, both], {"act"}, {}, 0.3)
+    assert [u.provision.path for u in found.added] == ["s.67"]
+    assert ("act#s.67", 0) in found.answering and ("act#s.73", 0) not in found.answering
 
 
 @pytest.mark.slow

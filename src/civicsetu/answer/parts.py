@@ -97,10 +97,12 @@ _NAMED = r"(?P<name>(?:[\w-]+\s+){0,2}" + _AUTHORITY + r")"
 _DIRECTED = {
     "forum": re.compile(r"\b(?:to|before)\s+(?:the|a|an)\s+" + _NAMED),
     "agent": re.compile(r"\b(?:by|be|been)\s+(?:the|a|an)\s+" + _NAMED + r"|"
-                        r"\b(?:the|a|an)\s+(?P<subject>(?:[\w-]+\s+){0,2}" + _AUTHORITY
+                        r"\b(?:[Tt]he|[Aa]n?)\s+(?P<subject>(?:[\w-]+\s+){0,2}" + _AUTHORITY
                         + r")\s+(?:shall|may)\b"),
 }
 _WORD = re.compile(r"[a-z0-9]+")
+# A definition clause: '(a) "appropriate Government" means ...'.
+_DEFINITION = re.compile(r"^\W*(?:\(\w+\)\s*)*[\"“'‘][^\"”’']{1,80}[\"”'’]\s+(?:means|includes)\b")
 _CONDITION = re.compile(r"^\s*(?:if|when|once|after|unless)\b", re.IGNORECASE)
 # Question words that carry the form, not the subject.
 _FORM_WORDS = frozenset("""
@@ -212,6 +214,8 @@ def states(kind: str, u: Unit, part: str = "") -> bool:
     counts when the provision directs to it or empowers it and the part (``part``) does
     not already name it ("after the Appellate Tribunal" is not answered by that Tribunal)."""
     if kind in _DIRECTED:
+        if _DEFINITION.match(u.text):
+            return False  # what a term means names no forum or agent that acts
         low = " ".join(part.lower().split())
         for m in _DIRECTED[kind].finditer(u.text):
             name = " ".join((m.group("name") or m.group("subject")).lower().split())
@@ -261,6 +265,7 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
     out: list[Unit] = []
     answering: set[tuple[str, int]] = set()
     unanswered = 0
+    chosen_for: list[tuple[Ask, Unit]] = []  # each added unit with the ask it answers
     for ask in found:
         allowed = set(ask.docs) or docs
         scored: dict[tuple[str, int], tuple[float, Unit]] = {}
@@ -281,9 +286,43 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
                 if key in shown_keys and rel >= best_rel - MARGIN}
         if near:
             answering |= near
+            chosen_for += [(ask, scored[key][1]) for key in near]
             continue
         rel, unit = max(scored.values(), key=lambda x: (x[0], -x[1].rank))
         out.append(unit)
         shown.append(unit)
         answering.add((unit.provision.id, unit.start))
+        chosen_for.append((ask, unit))
+    kept = _one_per_part(chosen_for, out, idf, floor)
+    answering -= {_key(u) for u in out} - {_key(u) for u in kept}
+    out = kept
     return PartAnswers(out, answering, len(found), unanswered)
+
+
+def _one_per_part(answered: list[tuple[Ask, Unit]], added: list[Unit],
+                  idf: dict[str, float], floor: float) -> list[Unit]:
+    """``added`` without a unit added for one ask of a part when another unit answering
+    that part states everything the part asks ("which forum and what deadline?" answered
+    by the one provision that names the forum and its period, not by it and a look-alike
+    that only states a period). ``answered``: each ask with a unit that answers it."""
+    by_part: dict[str, list[tuple[Ask, Unit]]] = {}
+    for ask, u in answered:
+        by_part.setdefault(ask.part, []).append((ask, u))
+    drop: set[tuple[str, int]] = set()
+    for pairs in by_part.values():
+        asked = list({a.kind: a for a, _ in pairs}.values())
+        if len(asked) < 2:
+            continue
+        for _, u in pairs:
+            if all(states(a.kind, u, a.part) and relevance(a, u, idf) >= floor
+                   for a in asked):
+                drop |= {_key(v) for _, v in pairs if _key(v) != _key(u)}
+                break
+    # A unit that also answers another part's ask stays.
+    needed = {_key(u) for a, u in answered if a.part not in
+              {p for p, pairs in by_part.items() if any(_key(v) in drop for _, v in pairs)}}
+    return [u for u in added if _key(u) not in drop or _key(u) in needed]
+
+
+def _key(u: Unit) -> tuple[str, int]:
+    return (u.provision.id, u.start)

@@ -65,8 +65,7 @@ _AFTER = re.compile(r"\b(?:(?:after|beyond|above|from)\s+|appeal\w*\s+(?:against
                     r"(?:the\s+|a\s+|an\s+)?"
                     r"(?P<name>(?:[\w'-]+\s+){0,4}?(?:tribunal|commission|officer|authority|"
                     r"court|forum|board|collector|magistrate))\b", re.IGNORECASE)
-_NAME_STOP = frozenset({"the", "a", "an", "of", "rera", "act", "s", "real", "estate",
-                        "consumer", "disputes", "redressal"})
+_NAME_STOP = frozenset({"the", "a", "an", "of", "act", "s"})
 
 
 @dataclass(frozen=True, slots=True)
