@@ -4,6 +4,7 @@ the questions whose outcome changed.
     python tools/compare_evals.py eval-results/heldout-main.json eval-results/heldout-b.json
     python tools/compare_evals.py eval-results/heldout-main.json   # one report, by type
 
+A report may also be ``tools/eval_hybrid.py``'s output (one system, no ``systems`` key).
 Both files must come from the same question set (rows are matched by ``id``). For each
 question type (and "all") it prints recall@1/@5/@10, hit@1 (a gold section ranked first),
 MRR, key-fact recall, citation precision, answer rate on answerable questions and
@@ -29,6 +30,8 @@ METRICS = ("recall@1", "recall@5", "recall@10", "hit@1", "mrr", "key_facts", "pr
 def load_rows(path: Path, system: str) -> dict[str, Row]:
     """The per-question rows of one system in an eval report, keyed by question id."""
     report = json.loads(path.read_text(encoding="utf-8"))
+    if "rows" in report:  # tools/eval_hybrid.py writes one system's summary and rows
+        return {str(r["id"]): r for r in report["rows"]}
     systems = report.get("systems", {})
     if system not in systems:
         raise SystemExit(f"{path}: no system {system!r}; it has {sorted(systems)}")

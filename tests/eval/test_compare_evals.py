@@ -58,3 +58,10 @@ def test_changed_lists_only_the_questions_that_moved(tmp_path: Path,
     main([str(a), str(b)])
     out = capsys.readouterr().out
     assert "2 questions changed" in out and "| multi_hop | 2 |" in out
+
+
+def test_reads_the_one_system_output_of_eval_hybrid(tmp_path: Path) -> None:
+    path = tmp_path / "hybrid.json"
+    path.write_text(json.dumps({"summary": summarise(AFTER), "rows": AFTER}))
+    rows = load_rows(path, "hybrid")
+    assert sorted(rows) == ["a", "b", "c", "u"] and rows["u"]["abstained"] is False
