@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from civicsetu.answer.completions import complete_quotes
 from civicsetu.answer.evidence import assess, missing_quantity, missing_quantity_notice
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
-from civicsetu.answer.parts import PartAnswers, answering_units
+from civicsetu.answer.numbers import rupee_amounts
+from civicsetu.answer.parts import PartAnswers, answering_units, fits_amount
 from civicsetu.answer.units import (
     KEEP_RELATIVE,
     MAX_QUOTE_CHARS,
@@ -136,7 +137,7 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
             chosen = [u for i, u in enumerate(chosen) if i == 0 or
                       u.score >= KEEP_RELATIVE * best or
                       (u.provision.id, u.start) in found.answering]
-        chosen = [*chosen, *added]
+        chosen = _within_amount([*chosen, *added], result.analysis.query)
     if complete and chosen:
         chosen = complete_quotes(chosen, result, store, max_quotes + len(added),
                                  max_chars + sum(len(u.text) for u in added), added)
@@ -245,6 +246,15 @@ def _part_answers(chosen: list[Unit], units: Callable[[], list[Unit]], result: S
         return list(dict.fromkeys(d for d, _, _ in named_documents(text, table)))
 
     return answering_units(analysis.query, chosen, units, docs, idf, PART_FLOOR, names)
+
+
+def _within_amount(units: list[Unit], question: str) -> list[Unit]:
+    """``units`` without those whose rupee threshold leaves out the amount the question
+    states ("my flat cost ₹1.5 crore": not the Commission for claims above ten crore),
+    when another unit is left to show."""
+    amounts = rupee_amounts(question)
+    kept = [u for u in units if fits_amount(u, amounts) is not False]
+    return kept or units
 
 
 def _choose(units: list[Unit], max_quotes: int = MAX_QUOTES,

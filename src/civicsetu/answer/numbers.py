@@ -12,6 +12,7 @@ matcher both use them.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 _UNITS = {
@@ -92,3 +93,63 @@ def _digit_value(m: re.Match[str]) -> str:
     if scale:
         number *= _SCALES[scale]
     return _plain(number)
+
+
+# A rupee threshold as the Acts write it, in canonical form ("exceeds 10000000 rupees, but
+# does not exceed 100000000 rupees", "not less than 500 rupees", "up to 2000 rupees"). The
+# bound's side is read from the words before the amount: a "does not exceed" / "up to" /
+# "not more than" caps it (inclusive), an "exceeds" / "more than" opens above it
+# (exclusive), a "not less than" / "at least" opens at it (inclusive).
+_BOUND = re.compile(
+    r"\b(?P<side>(?:does|do|shall|did)\s+not\s+exceed|not\s+exceeding|up\s*to|not\s+more\s+than|"
+    r"less\s+than|below|exceeds?|exceeding|more\s+than|above|not\s+less\s+than|at\s+least)"
+    r"\s+(?P<value>\d+(?:\.\d+)?)\s+rupees\b", re.IGNORECASE)
+_AMOUNT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+rupees\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """The rupee values a provision's thresholds admit (``None``: open on that side)."""
+
+    low: Decimal | None = None
+    low_inclusive: bool = True
+    high: Decimal | None = None
+
+    def holds(self, value: Decimal) -> bool:
+        """Does ``value`` lie inside the range?"""
+        if self.low is not None and (value < self.low or
+                                     (value == self.low and not self.low_inclusive)):
+            return False
+        return self.high is None or value <= self.high
+
+
+def rupee_range(text: str) -> Range | None:
+    """The range of rupee values a threshold in ``text`` admits ("exceeds rupees one crore,
+    but does not exceed rupees ten crore" -> (10000000, 100000000]); None if it sets none.
+    The first bound of each side counts, so a unit's own threshold decides, not one a
+    later proviso quotes."""
+    low: Decimal | None = None
+    low_inclusive = True
+    high: Decimal | None = None
+    for m in _BOUND.finditer(canonical(text)):
+        side = " ".join(m.group("side").lower().split())
+        value = Decimal(m.group("value"))
+        if side.startswith(("does not", "do not", "shall not", "did not", "not exceeding",
+                            "up", "not more", "less", "below")):
+            if high is None:
+                high = value
+        elif low is None:
+            low, low_inclusive = value, side in ("not less than", "at least")
+        if low is not None and high is not None:
+            break
+    if low is None and high is None:
+        return None
+    return Range(low, low_inclusive, high)
+
+
+def rupee_amounts(text: str) -> list[Decimal]:
+    """The rupee amounts ``text`` states outright ("my flat cost ₹1.5 crore" ->
+    [15000000]); amounts inside a threshold phrase are left out."""
+    canon = canonical(text)
+    inside = {m.start("value") for m in _BOUND.finditer(canon)}
+    return [Decimal(m.group(1)) for m in _AMOUNT.finditer(canon) if m.start(1) not in inside]

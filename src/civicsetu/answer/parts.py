@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
 from functools import lru_cache
 
-from civicsetu.answer.numbers import canonical
+from civicsetu.answer.numbers import canonical, rupee_amounts, rupee_range
 from civicsetu.answer.units import Unit
 from civicsetu.search.decompose import ACTORS, split_parts
 from civicsetu.search.lexicon import expansions, focus_terms
@@ -125,6 +126,12 @@ class Ask:
     part: str
     words: dict[str, tuple[float, str]]  # stem -> (weight: parties weigh less, a word)
     docs: tuple[str, ...] = ()  # Acts the part names ("... under RERA"): its answer's Act
+    refers: bool = False  # it points back at an earlier part's answer ("if I lose there")
+
+
+# A part that points back at the forum or authority an earlier part asked for.
+_BACK_REFERENCE = re.compile(r"\bthere\b|\b(?:that|this|the\s+same)\s+(?:forum|commission|court|"
+                             r"tribunal|authority|officer|body|bench)\b", re.IGNORECASE)
 
 
 # Endings taken off before the six-letter cut, and the letters each must leave.
@@ -168,7 +175,8 @@ def asks(question: str, names: Callable[[str], list[str]] | None = None) -> list
             # A thin part ("within what time?") asks about the question's subject.
             words = {**{s: (SUBJECT_WEIGHT, w) for s, (_, w) in subject.items()}, **words}
         docs = tuple(names(text)) if names else ()
-        out.extend(Ask(k, part, words, docs) for k in kinds)
+        refers = i > 0 and _BACK_REFERENCE.search(text) is not None
+        out.extend(Ask(k, part, words, docs, refers) for k in kinds)
     return out
 
 
@@ -216,13 +224,19 @@ def states(kind: str, u: Unit, part: str = "") -> bool:
     if kind in _DIRECTED:
         if _DEFINITION.match(u.text):
             return False  # what a term means names no forum or agent that acts
-        low = " ".join(part.lower().split())
-        for m in _DIRECTED[kind].finditer(u.text):
-            name = " ".join((m.group("name") or m.group("subject")).lower().split())
-            if name not in low:
-                return True
-        return False
+        return authority(kind, u, part) is not None
     return STATES[kind].search(_canonical(u.text)) is not None
+
+
+def authority(kind: str, u: Unit, part: str = "") -> str | None:
+    """The forum the unit directs to, or the agent it empowers (``kind``), that ``part``
+    does not already name, lower-cased ("state commission"); None if none."""
+    low = " ".join(part.lower().split())
+    for m in _DIRECTED[kind].finditer(u.text):
+        name = " ".join((m.group("name") or m.group("subject")).lower().split())
+        if name not in low:
+            return name
+    return None
 
 
 _canonical = lru_cache(maxsize=4096)(canonical)  # a unit is checked for several kinds
@@ -238,6 +252,24 @@ def relevance(ask: Ask, u: Unit, idf: dict[str, float]) -> float:
 
 
 MARGIN = 0.0
+# A unit whose rupee threshold holds the amount the question states ("my flat cost ₹1.5
+# crore" and "exceeds rupees one crore, but does not exceed rupees ten crore") counts this
+# much more; one whose threshold leaves it out does not answer.
+RANGE_WEIGHT = 0.5
+
+
+def fits_amount(u: Unit, amounts: list[Decimal]) -> bool | None:
+    """Does the unit's rupee threshold hold one of the question's ``amounts``? None when the
+    question states no amount or the unit sets no threshold."""
+    if not amounts:
+        return None
+    found = _range(u.text)
+    if found is None:
+        return None
+    return any(found.holds(a) for a in amounts)
+
+
+_range = lru_cache(maxsize=4096)(rupee_range)
 
 
 @dataclass(slots=True)
@@ -266,15 +298,25 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
     answering: set[tuple[str, int]] = set()
     unanswered = 0
     chosen_for: list[tuple[Ask, Unit]] = []  # each added unit with the ask it answers
+    amounts = rupee_amounts(question)
+    named = ""  # the forum or authority an earlier part's answer names
     for ask in found:
         allowed = set(ask.docs) or docs
+        # "If I lose there, where do I appeal?": the forum of the earlier answer is where
+        # the matter already is, not where this part's answer sends it.
+        if ask.refers and named:
+            ask = replace(ask, part=f"{ask.part} ({named})")
+        part = ask.part
         scored: dict[tuple[str, int], tuple[float, Unit]] = {}
         for u in [*shown, *units]:
             key = (u.provision.id, u.start)
             if key in scored or u.provision.doc_id not in allowed or \
-                    not states(ask.kind, u, ask.part):
+                    not states(ask.kind, u, part):
                 continue
-            rel = relevance(ask, u, idf)
+            fits = fits_amount(u, amounts)
+            if fits is False:
+                continue  # its threshold leaves the question's amount out
+            rel = relevance(ask, u, idf) + (RANGE_WEIGHT if fits else 0.0)
             if rel >= floor:
                 scored[key] = (rel, u)
         if not scored:
@@ -287,8 +329,11 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
         if near:
             answering |= near
             chosen_for += [(ask, scored[key][1]) for key in near]
+            best = max((scored[key] for key in near), key=lambda x: (x[0], -x[1].rank))[1]
+            named = _named_by(ask, best, part) or named
             continue
         rel, unit = max(scored.values(), key=lambda x: (x[0], -x[1].rank))
+        named = _named_by(ask, unit, part) or named
         out.append(unit)
         shown.append(unit)
         answering.add((unit.provision.id, unit.start))
@@ -297,6 +342,10 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
     answering -= {_key(u) for u in out} - {_key(u) for u in kept}
     out = kept
     return PartAnswers(out, answering, len(found), unanswered)
+
+
+def _named_by(ask: Ask, u: Unit, part: str) -> str | None:
+    return authority(ask.kind, u, part) if ask.kind in _DIRECTED else None
 
 
 def _one_per_part(answered: list[tuple[Ask, Unit]], added: list[Unit],
