@@ -104,6 +104,10 @@ _BOUND = re.compile(
     r"\b(?P<side>(?:does|do|shall|did)\s+not\s+exceed|not\s+exceeding|up\s*to|not\s+more\s+than|"
     r"less\s+than|below|exceeds?|exceeding|more\s+than|above|not\s+less\s+than|at\s+least)"
     r"\s+(?P<value>\d+(?:\.\d+)?)\s+rupees\b", re.IGNORECASE)
+# A bound on a punishment ("fine which shall not be less than twenty-five thousand rupees")
+# sets what is imposed, not which matters a provision covers.
+_PUNISHMENT = re.compile(r"\b(?:fine|penalty|imprisonment|punish\w*|compensation)\b[^.;:]{0,40}$",
+                         re.IGNORECASE)
 _AMOUNT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+rupees\b", re.IGNORECASE)
 
 
@@ -131,7 +135,10 @@ def rupee_range(text: str) -> Range | None:
     low: Decimal | None = None
     low_inclusive = True
     high: Decimal | None = None
-    for m in _BOUND.finditer(canonical(text)):
+    canon = canonical(text)
+    for m in _BOUND.finditer(canon):
+        if _PUNISHMENT.search(canon[max(0, m.start() - 60):m.start()]):
+            continue
         side = " ".join(m.group("side").lower().split())
         value = Decimal(m.group("value"))
         if side.startswith(("does not", "do not", "shall not", "did not", "not exceeding",
