@@ -313,6 +313,8 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
             if key in scored or u.provision.doc_id not in allowed or \
                     not states(ask.kind, u, part):
                 continue
+            if ask.refers and named and _sends_to(u, named):
+                continue  # it brings a matter to where this one already is
             fits = fits_amount(u, amounts)
             if fits is False:
                 continue  # its threshold leaves the question's amount out
@@ -342,6 +344,12 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
     answering -= {_key(u) for u in out} - {_key(u) for u in kept}
     out = kept
     return PartAnswers(out, answering, len(found), unanswered)
+
+
+def _sends_to(u: Unit, name: str) -> bool:
+    """Does the unit direct a matter to the authority ``name`` ("to the State Commission")?"""
+    return any(" ".join(m.group("name").lower().split()) == name
+               for m in _DIRECTED["forum"].finditer(u.text))
 
 
 def _named_by(ask: Ask, u: Unit, part: str) -> str | None:
