@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from civicsetu.answer.numbers import rupee_amounts, rupee_range
-from civicsetu.answer.parts import answering_units, asks
+from civicsetu.answer.parts import answering_units, asks, states
 from civicsetu.answer.units import Unit
 from civicsetu.engine import Engine
 from civicsetu.types import Provision, ProvisionKind
@@ -98,3 +98,13 @@ def test_a_stated_price_drops_the_commission_it_is_not_for(bundled: Engine) -> N
     assert f"{CPA}#s.47(1)" in cited and f"{CPA}#s.51(1)" in cited
     assert f"{CPA}#s.58(1)" not in cited  # the National Commission: above ten crore
     assert f"{CPA}#s.41" not in cited  # the appeal to the State Commission, not from it
+
+
+def test_how_many_years_is_answered_by_a_period_in_years() -> None:
+
+    days = _unit(_passage("to report its findings thereon to the District Commission"), "s.38")
+    years = _unit(_passage("shall not admit a complaint unless it is filed within two years"),
+                  "s.69")
+    part = "within how many years must I file my complaint"
+    assert not states("period", days, part) and states("period", years, part)
+    assert states("period", days, "within what time must the laboratory report")

@@ -225,7 +225,16 @@ def states(kind: str, u: Unit, part: str = "") -> bool:
         if _DEFINITION.match(u.text):
             return False  # what a term means names no forum or agent that acts
         return authority(kind, u, part) is not None
-    return STATES[kind].search(_canonical(u.text)) is not None
+    text = _canonical(u.text)
+    if kind == "period" and (unit := _PERIOD_UNIT.search(part)):
+        # "how many years?" is answered by a period in years, not by one in days.
+        return re.search(rf"\b\d+\s+(?:(?:clear|working)\s+)?{unit.group(1)}s?\b", text,
+                         re.IGNORECASE) is not None
+    return STATES[kind].search(text) is not None
+
+
+# The unit a period question names ("how many years", "in how many days").
+_PERIOD_UNIT = re.compile(r"\bhow\s+many\s+(day|week|month|year)s?\b", re.IGNORECASE)
 
 
 def authority(kind: str, u: Unit, part: str = "") -> str | None:
