@@ -108,3 +108,22 @@ def test_penalties_for_other_duties_are_not_shown_beside_the_lead_penalty(
     assert not cited & {f"{RERA}#s.62", f"{RERA}#s.61"}
     see_also = answer.text.split("See also", 1)[1].split("\n", 1)[0]
     assert "Section 62" not in see_also and "Section 61" not in see_also
+
+
+@pytest.mark.slow
+def test_a_clause_item_is_followed_by_the_clause_explanation(bundled: Engine) -> None:
+    # s.2(zk)(iii) is one item of the definition of "promoter"; the clause's closing
+    # "Explanation.-- For the purposes of this clause ..." (joint liability) qualifies it.
+    from civicsetu.answer.completions import _with_explanation_of_lead
+    from civicsetu.answer.units import Unit
+
+    item = bundled.store.provision(f"{RERA}#s.2(zk)(iii)", None)
+    lead = Unit(item, item.start, item.end, item.text, 0, False, 1.0)
+    out = _with_explanation_of_lead([lead], bundled.store, None, 10_000)
+    assert [u.provision.id for u in out] == [f"{RERA}#s.2(zk)(iii)", f"{RERA}#s.2(zk)"]
+    assert out[1].text.startswith("Explanation")
+    assert "jointly liable" in " ".join(out[1].text.split())
+    # the explanation's own item (vi) already shows it: nothing is added
+    last = bundled.store.provision(f"{RERA}#s.2(zk)(vi)", None)
+    shown = Unit(last, last.start, last.end, last.text, 0, False, 1.0)
+    assert len(_with_explanation_of_lead([shown], bundled.store, None, 10_000)) == 1

@@ -57,7 +57,48 @@ def complete_quotes(chosen: list[Unit], result: SearchResult, store: Store, max_
     chosen = _with_penalty_of_duty(chosen, result, store, max_chars)
     chosen = _without_other_duties_penalties(chosen, result, store)
     chosen = _with_rules_of_provisos(chosen, store, result.as_of, max_chars)
+    chosen = _with_explanation_of_lead(chosen, store, result.as_of, max_chars)
     return _with_referents(chosen, result, store, max_chars)
+
+
+# An explanation that qualifies a whole clause or sub-section, written after its last item
+# ("Explanation.-- For the purposes of this clause, ... both of them shall be deemed ...").
+_EXPLANATION = re.compile(r"Explanation\s*\.?\s*[-—–:]+\s*For\s+the\s+purposes\s+of\s+this\s+"
+                          r"(?:clause|sub-clause|sub-section|section)\b")
+
+
+# The lead's explanation is shown beyond the answer's budget up to this length: it is part
+# of the lead's own rule.
+EXPLANATION_CHARS = 600
+
+
+def _with_explanation_of_lead(chosen: list[Unit], store: Store, as_of: date | None,
+                              max_chars: int) -> list[Unit]:
+    """``chosen`` with the explanation that qualifies the clause the lead quote is an item
+    of (a definition's "(iii) ..." and the clause's closing "Explanation.-- For the
+    purposes of this clause ..."), right after the lead, when no quote shows it yet."""
+    lead = chosen[0]
+    path = lead.provision.path
+    budget = max_chars - sum(len(u.text) for u in chosen)
+    family = store.provisions_of_section(lead.provision.doc_id, lead.provision.section, as_of)
+    for a in sorted(family, key=lambda p: -len(p.path)):  # the nearest enclosing clause
+        if a.path == path or not path.startswith(a.path + "(") or not a.text:
+            continue
+        for m in _EXPLANATION.finditer(a.text):
+            s = a.start + m.start()
+            if s < lead.end:
+                continue
+            spans = sentences(a.text, a.start, s, a.end)
+            if not spans:
+                continue
+            start, end = spans[0]
+            if any(u.provision.doc_id == a.doc_id and u.start <= start < u.end
+                   for u in chosen) or end - start > max(budget, EXPLANATION_CHARS):
+                continue
+            unit = Unit(a, start, end, a.text[start - a.start:end - a.start], lead.rank,
+                        lead.pinned, lead.score)
+            return [lead, unit, *chosen[1:]]
+    return chosen
 
 
 def completions(lead: Unit, store: Store, as_of: date | None,
