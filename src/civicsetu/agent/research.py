@@ -83,9 +83,16 @@ class Researcher:
         hits: list[Hit] = []
         stagnant = 0
         chars = 0
+        plain: list[Citation] | None = None
         for n, step in enumerate(steps):
-            result = self._pooled(step.queries, scope, used)
-            if not self._answered(result, used) and not step.replanned:
+            if n == 0:
+                # The whole question's step is the plain answer's retrieval (searched once:
+                # its quotes are the base the later steps add to).
+                result, plain = self._plain(question, filters)
+                step.queries = [question]
+            else:
+                result = self._pooled(step.queries, scope, used)
+            if n > 0 and not self._answered(result, used) and not step.replanned:
                 step.replanned = True
                 step.queries = step.queries[1:] + step.queries[:1]
                 result = self._pooled(step.queries, scope, used)
@@ -106,7 +113,7 @@ class Researcher:
             if n == 0:
                 # The whole question's step quotes what a plain answer quotes, so research
                 # starts from the plain answer and the later steps only add to it.
-                quotes = self._plain_quotes(question, filters) or quoted_evidence(
+                quotes = plain or quoted_evidence(
                     result, self.store, self.searcher.documents, QUOTES_PER_STEP)[0]
             else:
                 quotes, _ = quoted_evidence(result, self.store, self.searcher.documents,
@@ -144,15 +151,16 @@ class Researcher:
                             primary.family, max((r.best_cosine or 0.0) for r in results),
                             primary.timings_ms, primary.as_of)
 
-    def _plain_quotes(self, question: str, filters: SearchFilters | None) -> list[Citation]:
-        """The quotes an extractive plain answer shows for ``question`` (its retrieval and
-        choice of quotes), or none when its evidence is below the abstention floor."""
+    def _plain(self, question: str, filters: SearchFilters | None
+               ) -> tuple[SearchResult, list[Citation]]:
+        """A plain answer's retrieval for ``question`` and the quotes its extractive answer
+        shows (none when its evidence is below the abstention floor)."""
         result, _ = search_decomposed(self.searcher, question, k=max(self.agent.top_k, 10),
                                       filters=filters)
         if (result.best_cosine or 0.0) < self.agent.abstain_below:
-            return []
-        return quoted_evidence(result, self.store, self.searcher.documents,
-                               complete=self.searcher.settings.complete_answers)[0]
+            return result, []
+        return result, quoted_evidence(result, self.store, self.searcher.documents,
+                                       complete=self.searcher.settings.complete_answers)[0]
 
     def _answered(self, result: SearchResult, used: set[str]) -> bool:
         strong = (result.best_cosine or 0.0) >= self.agent.abstain_below
