@@ -169,11 +169,11 @@ def probes(searcher: Searcher, question: str, subs: list[SubQuestion],
             # "... with those for a promoter ...": this side is asked the first side's aspects.
             mine_aspects = [f"the {a} for {part}" for a in pair]
         asked = [f"{a} {s}" for a in mine_aspects for s in shared] if shared else mine_aspects
+        # The kept context without the words that name another side's Act ("RERA
+        # commission consumer" is noise in a search of one Act).
+        kept = " ".join(w for w in context.strip(" ()").split()
+                        if set(own_docs(searcher, w, every)) <= side_docs)
         for text in asked:
-            # The kept context without the words that name another side's Act ("RERA
-            # commission consumer" is noise in a search of one Act).
-            kept = " ".join(w for w in context.strip(" ()").split()
-                            if set(own_docs(searcher, w, every)) <= side_docs)
             focus = [t for t in focus_terms(text) if t.lower() not in f"{text} {kept}".lower()]
             extra = " ".join([kept, *focus]).strip()
             full = f"{text} ({extra})" if extra else text
