@@ -169,8 +169,7 @@ def _with_rules_of_provisos(chosen: list[Unit], store: Store, as_of: date | None
             rule = _own_unit(u.provision, store, as_of, u)
             key = (rule.provision.id, rule.start) if rule is not None else None
             if rule is not None and key is not None and rule.start < u.start and \
-                    key not in placed and not any((o.provision.id, o.start) == key
-                                                  for o in out):
+                    key not in placed and key not in {(o.provision.id, o.start) for o in out}:
                 # Not shown yet, or shown only after the proviso: it comes first.
                 out.append(rule)
                 placed.add(key)

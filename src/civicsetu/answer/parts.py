@@ -306,7 +306,7 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
     out: list[Unit] = []
     answering: set[tuple[str, int]] = set()
     unanswered = 0
-    chosen_for: list[tuple[Ask, Unit]] = []  # each added unit with the ask it answers
+    chosen_for: list[tuple[Ask, Unit]] = []  # each answering unit with its ask
     amounts = rupee_amounts(question)
     named = ""  # the forum or authority an earlier part's answer names
     for ask in found:
@@ -370,24 +370,23 @@ def _one_per_part(answered: list[tuple[Ask, Unit]], added: list[Unit],
     """``added`` without a unit added for one ask of a part when another unit answering
     that part states everything the part asks ("which forum and what deadline?" answered
     by the one provision that names the forum and its period, not by it and a look-alike
-    that only states a period). ``answered``: each ask with a unit that answers it."""
+    that only states a period); a unit that also answers another part stays.
+    ``answered``: each ask with a unit that answers it."""
     by_part: dict[str, list[tuple[Ask, Unit]]] = {}
     for ask, u in answered:
         by_part.setdefault(ask.part, []).append((ask, u))
     drop: set[tuple[str, int]] = set()
-    for pairs in by_part.values():
+    for part, pairs in by_part.items():
         asked = list({a.kind: a for a, _ in pairs}.values())
         if len(asked) < 2:
             continue
-        for _, u in pairs:
-            if all(states(a.kind, u, a.part) and relevance(a, u, idf) >= floor
-                   for a in asked):
-                drop |= {_key(v) for _, v in pairs if _key(v) != _key(u)}
-                break
-    # A unit that also answers another part's ask stays.
-    needed = {_key(u) for a, u in answered if a.part not in
-              {p for p, pairs in by_part.items() if any(_key(v) in drop for _, v in pairs)}}
-    return [u for u in added if _key(u) not in drop or _key(u) in needed]
+        whole = next((u for _, u in pairs if all(
+            states(a.kind, u, a.part) and relevance(a, u, idf) >= floor for a in asked)), None)
+        if whole is None:
+            continue
+        elsewhere = {_key(u) for a, u in answered if a.part != part}
+        drop |= {_key(v) for _, v in pairs} - elsewhere - {_key(whole)}
+    return [u for u in added if _key(u) not in drop]
 
 
 def _key(u: Unit) -> tuple[str, int]:
