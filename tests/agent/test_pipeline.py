@@ -80,6 +80,15 @@ def engine(tmp_path: Path) -> Engine:
 Q = "Within what time must the landlord refund the security deposit?"
 
 
+def _refund_sentence(engine: Engine, llm: str) -> tuple[int, str]:
+    """A first ask (the LLM declines) to learn the refund provision's source number, and a
+    sentence that cites it and passes the check."""
+    ScriptedLLM.replies = ["INSUFFICIENT"]
+    engine.ask(Q, llm=llm)
+    n = _source_number("Section 2(2)")
+    return n, f"The landlord must refund it within one month of the tenant vacating [{n}]."
+
+
 def _source_number(label_part: str) -> int:
     """The [n] the generator gave the source whose citation label contains ``label_part``."""
     prompt = ScriptedLLM.seen[-1][1].content
@@ -158,11 +167,8 @@ def test_the_llm_writes_from_the_quotes_the_extractive_answer_shows(engine: Engi
 
 
 def test_an_uncited_claim_in_a_passing_draft_is_not_shown(engine: Engine) -> None:
-    ScriptedLLM.replies = ["INSUFFICIENT"]
     with engine:
-        engine.ask(Q, llm="scripted:u")
-        n = _source_number("Section 2(2)")
-        good = f"The landlord must refund it within one month of the tenant vacating [{n}]."
+        _, good = _refund_sentence(engine, "scripted:u")
         uncited = "If the landlord refuses, you can appeal to the Rent Tribunal."
         ScriptedLLM.replies = [f"{good} {uncited}"]
         answer = engine.ask(Q, llm="scripted:u")
@@ -205,11 +211,8 @@ def test_insufficient_evidence_still_abstains_with_an_llm(engine: Engine) -> Non
 
 
 def test_a_failing_sentence_is_dropped_and_the_verified_ones_stay(engine: Engine) -> None:
-    ScriptedLLM.replies = ["INSUFFICIENT"]
     with engine:
-        engine.ask(Q, llm="scripted:f")
-        n = _source_number("Section 2(2)")
-        good = f"The landlord must refund it within one month of the tenant vacating [{n}]."
+        n, good = _refund_sentence(engine, "scripted:f")
         bad = f"Interest of 18 per cent runs on any delay [{n}]."
         ScriptedLLM.replies = [f"{good} {bad}"] * 3
         answer = engine.ask(Q, llm="scripted:f")
@@ -294,11 +297,8 @@ def test_usage_and_estimated_cost_are_counted_by_call_type(
 
 
 def test_the_optional_judge_can_reject_a_checked_answer(engine: Engine) -> None:
-    ScriptedLLM.replies = ["INSUFFICIENT"]
     with engine:
-        engine.ask(Q, llm="scripted:j")
-        n = _source_number("Section 2(2)")
-        good = f"The landlord must refund it within one month of the tenant vacating [{n}]."
+        _, good = _refund_sentence(engine, "scripted:j")
         agent = engine.agent("scripted:j")
         agent.llm_judges = True
         engine.settings.llm_retries = 1
