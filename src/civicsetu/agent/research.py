@@ -7,7 +7,7 @@
   when set, may plan instead, with the rule-based plan as its fallback.
 - The first step is the whole question, and it quotes what a plain answer quotes, so
   research never shows less than ``ask``; the later steps add to it.
-- Each step runs a primary query and two alternatives (the statute's words for the
+- Each later step runs a primary query and two alternatives (the statute's words for the
   user's, and the key terms alone); the rankings are pooled by reciprocal rank, and
   provisions already used by an earlier step are skipped.
 - Evaluator: a step is answered when its best evidence clears the abstention floor and

@@ -17,8 +17,8 @@ old pair or the new one. Saves hold ``<db>.ann/save.lock`` (filelock): two proce
 saving at once would otherwise each delete the generation the other was about to publish,
 leaving ``meta.json`` pointing at a deleted file (a rebuild from every vector on next
 open). A reader whose generation was replaced between reading ``meta.json`` and opening
-the file reads ``meta.json`` again. ``meta.json`` records each document's ``ingested_at`` stamp at
-save time; a later load re-syncs the documents whose stamp changed.
+the file reads ``meta.json`` again. ``meta.json`` records each document's ``ingested_at``
+stamp at save time; a later load re-syncs the documents whose stamp changed.
 """
 
 from __future__ import annotations
