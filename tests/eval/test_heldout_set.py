@@ -1,6 +1,6 @@
-"""The blind held-out set (bench/eval/heldout_multipart.jsonl) is well formed and its gold
-is real: every gold provision exists in a freshly ingested bundle and every key fact is
-stated in the text of its question's gold provisions."""
+"""The blind held-out sets (bench/eval/heldout_multipart.jsonl, bench/eval/heldout_w14.jsonl)
+are well formed and their gold is real: every gold provision exists in a freshly ingested
+bundle and every key fact is stated in the text of its question's gold provisions."""
 
 from collections import Counter
 from pathlib import Path
@@ -12,7 +12,10 @@ from civicsetu.errors import NotFoundError
 from civicsetu.eval.metrics import normalise_for_match
 from civicsetu.eval.runner import load_dataset
 
-HELDOUT = Path(__file__).resolve().parents[2] / "bench" / "eval" / "heldout_multipart.jsonl"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "eval"
+HELDOUT = BENCH / "heldout_multipart.jsonl"
+HELDOUT_W14 = BENCH / "heldout_w14.jsonl"
+SETS = pytest.mark.parametrize("path", [HELDOUT, HELDOUT_W14], ids=lambda p: p.stem)
 KEYS = {"id", "query", "query_type", "gold_provisions", "key_facts", "reference_answer", "notes"}
 
 
@@ -28,11 +31,30 @@ def test_heldout_rows_have_the_dev_schema_and_the_intended_mix() -> None:
     assert all(r["key_facts"] and r["reference_answer"] for r in rows if r["gold_provisions"])
 
 
+def test_w14_set_has_the_mix_it_was_written_to() -> None:
+    rows = load_dataset(HELDOUT_W14)
+    assert all(set(r) == KEYS for r in rows), [r["id"] for r in rows if set(r) != KEYS]
+    assert len({r["id"] for r in rows}) == len(rows) == 40
+    types = Counter(r["query_type"] for r in rows)
+    plain = types["fact_lookup"] + types["penalty_lookup"] + types["temporal"]
+    assert (types["multi_hop"], types["multi_part"], plain, types["comparison"]) == (14, 10, 8, 3)
+    assert all(1 <= len(r["key_facts"]) <= 3 and r["reference_answer"]
+               for r in rows if r["gold_provisions"])
+    unanswerable = [r for r in rows if not r["gold_provisions"]]
+    assert len(unanswerable) == types["out_of_scope"] == 5
+    assert all(not r["key_facts"] and r["notes"] for r in unanswerable)
+    cross_act = [r for r in rows if r["query_type"] == "multi_hop"
+                 and len({g.split("#")[0] for g in r["gold_provisions"]}) > 1]
+    assert len(cross_act) >= 4
+
+
 @pytest.mark.slow
-def test_every_gold_provision_exists_and_states_its_key_facts(bundled: Engine) -> None:
+@SETS
+def test_every_gold_provision_exists_and_states_its_key_facts(bundled: Engine,
+                                                              path: Path) -> None:
     missing: list[str] = []
     unstated: list[str] = []
-    for row in load_dataset(HELDOUT):
+    for row in load_dataset(path):
         texts = []
         for gold in row["gold_provisions"]:
             try:
