@@ -31,7 +31,12 @@ from civicsetu.agent.prompts import (
 from civicsetu.agent.state import AgentState
 from civicsetu.agent.validate import carries_claim, sentences_of, validate_answer
 from civicsetu.answer.confidence import Confidence, assess_confidence
-from civicsetu.answer.evidence import Evidence, assess, missing_quantity
+from civicsetu.answer.evidence import (
+    Evidence,
+    assess,
+    lay_question_supported,
+    missing_quantity,
+)
 from civicsetu.answer.extractive import answer_extractive, quoted_evidence
 from civicsetu.answer.messages import (
     ABSTENTION,
@@ -145,6 +150,11 @@ class Agent:
         if screen(query).flagged:
             return {"refusal": INJECTION_REFUSAL, "pii": pii}
         scope = check_scope(query)
+        if scope.reason == "off-topic":
+            # No legal word is not proof of no legal question ("he took my car on a trip
+            # and damaged it"): the retrieval decides (``_finalize``), this only keeps
+            # the refusal to show when the evidence is weak.
+            return {"pii": pii, "off_topic": scope.message}
         if not scope.in_scope:
             return {"refusal": scope.message, "pii": pii, "query_type": "out_of_scope"}
         return {"pii": pii}
@@ -286,6 +296,13 @@ class Agent:
                                      confidence="")}
         result: SearchResult = state["result"]
         confidence = self._confidence(state)
+        settings = self.searcher.settings
+        if state.get("off_topic") and not lay_question_supported(
+                result, confidence, self.abstain_below, settings.calibrated_abstention,
+                settings.answer_score_floor):
+            return {"answer": Answer(query, state["off_topic"], True, [], [],
+                                     query_type="out_of_scope", confidence="",
+                                     score=confidence.score)}
         draft = state.get("draft", "")
         sources = state.get("sources") or []
         dropped: list[str] = []

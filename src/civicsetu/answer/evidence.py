@@ -12,6 +12,10 @@ Three signals, each cheap and explainable:
   is below ``Settings.abstain_below`` (both chosen on the dev set; docs/EVALUATION.md).
 A question that names a provision that exists is always answered from it.
 
+A question with no legal word (``guard.scope``'s "off-topic") is refused as off-topic
+unless its evidence is not weak and the dense and the lexical retrieval each rank the
+lead provision in their top five (``lay_question_supported``).
+
 After the quotes are chosen, one more check (``missing_quantity``): a question that asks
 for a number of days, weeks, months or years, or for a percentage, is not answered by
 quotes that state no such number (a grace period the Acts never fix is not answered by
@@ -91,14 +95,25 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
         ev.reasons.append(f"names what the corpus never mentions: {', '.join(unknown)}")
         ev.notices.append(UNKNOWN_TERM_NOTICE.format(terms=", ".join(unknown)))
 
+    weak = weak_evidence(result, abstain_below, confidence, score_floor)
+    if weak:
+        ev.answerable = False
+        ev.reasons.append(weak)
+    return ev
+
+
+def weak_evidence(result: SearchResult, abstain_below: float,
+                  confidence: Confidence | None = None, score_floor: float = 0.0) -> str | None:
+    """Why the evidence is too weak to answer from (the calibrated score below its floor
+    when given, else the best cosine below ``abstain_below``), or None when it is not."""
+    if any(h.pinned for h in result.hits):
+        return None
     if confidence is not None:
         if confidence.score < score_floor:
-            ev.answerable = False
-            ev.reasons.append(f"answer score {confidence.score:.2f} < {score_floor:.2f}")
+            return f"answer score {confidence.score:.2f} < {score_floor:.2f}"
     elif result.best_cosine is not None and result.best_cosine < abstain_below:
-        ev.answerable = False
-        ev.reasons.append(f"best match {result.best_cosine:.2f} < {abstain_below:.2f}")
-    return ev
+        return f"best match {result.best_cosine:.2f} < {abstain_below:.2f}"
+    return None
 
 
 def _state_asked_about(query: str, documents: list[DocumentInfo]) -> str | None:
@@ -166,3 +181,17 @@ def missing_quantity(query: str, quotes: list[str]) -> str | None:
 def missing_quantity_notice(unit: str, label: str, title: str) -> str:
     """What to tell the user when the quotes state no number of ``unit``."""
     return MISSING_QUANTITY_NOTICE.format(unit=unit, label=label, title=title)
+
+
+def lay_question_supported(result: SearchResult, confidence: Confidence,
+                           abstain_below: float, calibrated: bool = False,
+                           score_floor: float = 0.0) -> bool:
+    """A question with no legal word (``guard.scope``) is answered only when its evidence
+    is not weak and the dense and the lexical retrieval, each on its own, rank the lead
+    provision in their top five: plain words about a legal dispute find the provision
+    both ways, while a question off the corpus's topics matches on incidental words."""
+    if any(h.pinned for h in result.hits):
+        return True
+    if weak_evidence(result, abstain_below, confidence if calibrated else None, score_floor):
+        return False
+    return confidence.features.get("lead_agreed", 0.0) >= 1.0
