@@ -1,6 +1,8 @@
 """Is the evidence strong enough to answer, or should we abstain?
 
-Three signals, each cheap and explainable:
+Four signals, each cheap and explainable:
+- the question names a law by its title ("the Motor Vehicles Act") and no ingested
+  document at all: the nearest provision of another law would answer another question;
 - the question names something the corpus never mentions (an acronym or proper noun
   with no occurrence at all, such as a tax or a court case that is not ingested);
 - the question is scoped to a state whose instruments (rules, notifications) are not
@@ -32,12 +34,14 @@ from civicsetu.answer.messages import (
     MISSING_QUANTITY_NOTICE,
     NEAREST_CENTRAL_NOTICE,
     STATE_INSTRUMENT_NOTICE,
+    UNHELD_LAW_NOTICE,
     UNKNOWN_TERM_NOTICE,
 )
 from civicsetu.answer.numbers import canonical
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.search.lexicon import LAY_TO_STATUTE
+from civicsetu.search.query import STOPWORDS, named_documents
 from civicsetu.search.routing import title_initials
 from civicsetu.store.base import DocumentInfo, Store
 
@@ -89,6 +93,12 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
                 label=display_path(top.provision_path),
                 title=next((d.title for d in documents if d.id == top.doc_id), top.doc_id)))
 
+    unheld = unheld_laws(query, documents)
+    if unheld:
+        ev.answerable = False
+        ev.reasons.append(f"asks about a law not in the corpus: {', '.join(unheld)}")
+        ev.notices.append(UNHELD_LAW_NOTICE.format(laws=" and ".join(unheld)))
+
     unknown = _unknown_names(query, store, documents)
     if unknown:
         ev.answerable = False
@@ -124,6 +134,42 @@ def _state_asked_about(query: str, documents: list[DocumentInfo]) -> str | None:
                 state.lower() not in covered:
             return state
     return None
+
+
+# A law named by its title: capitalised words ending in "Act" or "Code", with its year.
+_TITLED_LAW = re.compile(r"(?<![\w-])(?:[A-Z][\w'()-]*\s+(?:(?:and|of|to|for|the|in|on)\s+)?)"
+                         r"{1,8}(?:Act|Code)\b(?:,?\s+\d{4})?")
+
+
+def unheld_laws(query: str, documents: list[DocumentInfo]) -> list[str]:
+    """Laws the question names by title ("the Motor Vehicles Act") when it names no
+    ingested document at all: such a question is about a law the corpus does not hold,
+    and quoting the nearest provision of another law would answer a different question.
+    A question that also names an ingested Act (a cross-reference) is left to the rest."""
+    if named_documents(query, documents):
+        return []
+    out = []
+    for m in _TITLED_LAW.finditer(query):
+        words = m.group(0).split()
+        while words and words[0].lower() in STOPWORDS:
+            words = words[1:]
+        # "This Act" or "the Act" names no particular law; a short name of an ingested
+        # Act that is no alias of it ("the Fair Compensation Act") names that Act.
+        if len(words) >= 2 and not _short_title(words[:-1], documents):
+            out.append(" ".join(words))
+    return list(dict.fromkeys(out))
+
+
+def _short_title(words: list[str], documents: list[DocumentInfo]) -> bool:
+    """More than half of ``words`` are title words that only one ingested document's
+    title has, the same document for all of them."""
+    titles = [set(re.findall(r"[a-z]+", d.title.lower())) for d in documents]
+    content = [w.lower() for w in words if w.lower() not in STOPWORDS]
+    for title in titles:
+        own = [w for w in content if w in title and sum(w in t for t in titles) == 1]
+        if content and len(own) * 2 > len(content):
+            return True
+    return False
 
 
 def _initialisms(query: str) -> set[str]:
