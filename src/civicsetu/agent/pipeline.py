@@ -200,7 +200,7 @@ class Agent:
             return {"generations": generations, "draft": "", "sources": []}
         confidence = self._confidence(state)
         evidence = self._assess(result, confidence)
-        if not evidence.answerable:
+        if not evidence.answerable or self._refused_off_topic(state, confidence):
             return {"generations": MAX_GENERATIONS, "draft": INSUFFICIENT, "sources": [],
                     "confidence": confidence}
         sources = state.get("sources")
@@ -265,6 +265,15 @@ class Agent:
             return known
         return assess_confidence(state["result"], self.searcher)
 
+    def _refused_off_topic(self, state: AgentState, confidence: Confidence) -> bool:
+        """The question has no legal word and its retrieval does not support it either."""
+        if not state.get("off_topic"):
+            return False
+        settings = self.searcher.settings
+        return not lay_question_supported(state["result"], confidence, self.abstain_below,
+                                          settings.calibrated_abstention,
+                                          settings.answer_score_floor)
+
     def _assess(self, result: SearchResult, confidence: Confidence | None) -> Evidence:
         """Answer or abstain; on the calibrated score when that setting is on, else on
         the best cosine."""
@@ -296,10 +305,7 @@ class Agent:
                                      confidence="")}
         result: SearchResult = state["result"]
         confidence = self._confidence(state)
-        settings = self.searcher.settings
-        if state.get("off_topic") and not lay_question_supported(
-                result, confidence, self.abstain_below, settings.calibrated_abstention,
-                settings.answer_score_floor):
+        if self._refused_off_topic(state, confidence):
             return {"answer": Answer(query, state["off_topic"], True, [], [],
                                      query_type="out_of_scope", confidence="",
                                      score=confidence.score)}
