@@ -31,7 +31,12 @@ from civicsetu.agent.prompts import (
 from civicsetu.agent.state import AgentState
 from civicsetu.agent.validate import carries_claim, sentences_of, validate_answer
 from civicsetu.answer.confidence import Confidence, assess_confidence
-from civicsetu.answer.evidence import Evidence, assess, missing_quantity
+from civicsetu.answer.evidence import (
+    Evidence,
+    assess,
+    lay_question_supported,
+    missing_quantity,
+)
 from civicsetu.answer.extractive import answer_extractive, quoted_evidence
 from civicsetu.answer.messages import (
     ABSTENTION,
@@ -145,6 +150,11 @@ class Agent:
         if screen(query).flagged:
             return {"refusal": INJECTION_REFUSAL, "pii": pii}
         scope = check_scope(query)
+        if scope.reason == "off-topic":
+            # No legal word is not proof of no legal question ("he took my car on a trip
+            # and damaged it"): the retrieval decides (``_finalize``), this only keeps
+            # the refusal to show when the evidence is weak.
+            return {"pii": pii, "off_topic": scope.message}
         if not scope.in_scope:
             return {"refusal": scope.message, "pii": pii, "query_type": "out_of_scope"}
         return {"pii": pii}
@@ -190,7 +200,7 @@ class Agent:
             return {"generations": generations, "draft": "", "sources": []}
         confidence = self._confidence(state)
         evidence = self._assess(result, confidence)
-        if not evidence.answerable:
+        if not evidence.answerable or self._refused_off_topic(state, confidence):
             return {"generations": MAX_GENERATIONS, "draft": INSUFFICIENT, "sources": [],
                     "confidence": confidence}
         sources = state.get("sources")
@@ -255,6 +265,15 @@ class Agent:
             return known
         return assess_confidence(state["result"], self.searcher)
 
+    def _refused_off_topic(self, state: AgentState, confidence: Confidence) -> bool:
+        """The question has no legal word and its retrieval does not support it either."""
+        if not state.get("off_topic"):
+            return False
+        settings = self.searcher.settings
+        return not lay_question_supported(state["result"], confidence, self.abstain_below,
+                                          settings.calibrated_abstention,
+                                          settings.answer_score_floor)
+
     def _assess(self, result: SearchResult, confidence: Confidence | None) -> Evidence:
         """Answer or abstain; on the calibrated score when that setting is on, else on
         the best cosine."""
@@ -286,6 +305,10 @@ class Agent:
                                      confidence="")}
         result: SearchResult = state["result"]
         confidence = self._confidence(state)
+        if self._refused_off_topic(state, confidence):
+            return {"answer": Answer(query, state["off_topic"], True, [], [],
+                                     query_type="out_of_scope", confidence="",
+                                     score=confidence.score)}
         draft = state.get("draft", "")
         sources = state.get("sources") or []
         dropped: list[str] = []

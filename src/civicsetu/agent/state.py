@@ -1,6 +1,6 @@
 """The agent's state contract: what each node of the graph reads and writes.
 
-    guard     reads query                   writes refusal, pii
+    guard     reads query                   writes refusal, pii, off_topic
     classify  reads query                   writes query_type, rewritten
     retrieve  reads rewritten, query_type   writes result, attempts   (corrective loop <= 2)
     generate  reads result, problems        writes sources, shown, draft, generations
@@ -24,6 +24,7 @@ class AgentState(TypedDict, total=False):
     query: str
     filters: SearchFilters | None  # documents, jurisdiction, type, as-of date
     refusal: str
+    off_topic: str  # no legal word: the refusal to show if the evidence is weak too
     pii: list[str]
     query_type: str
     rewritten: str

@@ -13,6 +13,10 @@ The score is a logistic model over five signals read from the evidence, each in 
 - ``routing``: 1 when the question names or implies an Act and the lead hit is in it,
   0 when it names one and the lead hit is elsewhere, 0.5 when it names none.
 
+``signals`` also reports ``lead_agreed`` (1 when the lead provision is in both the BM25
+and the dense top five), which the model does not weigh; the scope guard reads it
+(``answer.evidence.lay_question_supported``).
+
 The weights (``answer/confidence_model.py``) are fitted by ``tools/fit_confidence.py`` on
 questions generated from the corpus's section headings, never on the evaluation sets:
 headings of the indexed Acts are answerable positives, headings of Acts that are not
@@ -82,7 +86,8 @@ def signals(result: SearchResult, searcher: Searcher) -> dict[str, float]:
     terms = list(dict.fromkeys(re.sub(r"['’]s$", "", t) for t in analysis.terms
                                if not t.isdigit()))
     feats = {"cosine": max(0.0, min(1.0, result.best_cosine or 0.0)),
-             "agreement": 0.0, "coverage": 0.0, "heading": 0.0, "routing": 0.5}
+             "agreement": 0.0, "coverage": 0.0, "heading": 0.0, "routing": 0.5,
+             "lead_agreed": 0.0}
     if not hits:
         return feats
     weights = _idf(terms, searcher)
@@ -101,8 +106,10 @@ def signals(result: SearchResult, searcher: Searcher) -> dict[str, float]:
                                 if _found(t, text_stems)) / total
         feats["heading"] = sum(w for t, w in weights.items()
                                if _found(t, head_stems)) / total
-    feats["agreement"] = _agreement(result, searcher,
-                                    f"{hits[0].doc_id}#{section_of(hits[0].provision_path)}")
+    overlap, both = _agreement(result, searcher,
+                               f"{hits[0].doc_id}#{section_of(hits[0].provision_path)}")
+    feats["agreement"] = 0.5 * overlap + 0.5 * both
+    feats["lead_agreed"] = both
     named = analysis.named_docs + analysis.implied_docs
     if named:
         feats["routing"] = 1.0 if hits[0].doc_id in named else 0.0
@@ -135,9 +142,9 @@ def _idf(terms: list[str], searcher: Searcher) -> dict[str, float]:
     return {t: math.log(1 + n / (1 + df.get(t, 0))) for t in terms}
 
 
-def _agreement(result: SearchResult, searcher: Searcher, lead: str) -> float:
-    """Half the overlap of the BM25 and dense top sections, half whether the lead
-    section is in both top fives."""
+def _agreement(result: SearchResult, searcher: Searcher, lead: str) -> tuple[float, float]:
+    """The overlap of the BM25 and dense top-five sections, and 1.0 when the lead section
+    is in both top fives (else 0.0)."""
     analysis = result.analysis
     store = searcher.store
     allowed = None
@@ -150,10 +157,10 @@ def _agreement(result: SearchResult, searcher: Searcher, lead: str) -> float:
     lex_top = _provisions(searcher, lexical)[:AGREE_TOP]
     dense_top = _provisions(searcher, dense)[:AGREE_TOP]
     if not lex_top or not dense_top:
-        return 0.0
+        return 0.0, 0.0
     overlap = len(set(lex_top) & set(dense_top)) / AGREE_TOP
     both = 1.0 if lead in lex_top and lead in dense_top else 0.0
-    return 0.5 * overlap + 0.5 * both
+    return overlap, both
 
 
 def _provisions(searcher: Searcher, rowids: list[int]) -> list[str]:

@@ -1,6 +1,8 @@
 """Is the evidence strong enough to answer, or should we abstain?
 
-Three signals, each cheap and explainable:
+Four signals, each cheap and explainable:
+- the question names a law by its title ("the Motor Vehicles Act") and no ingested
+  document at all: the nearest provision of another law would answer another question;
 - the question names something the corpus never mentions (an acronym or proper noun
   with no occurrence at all, such as a tax or a court case that is not ingested);
 - the question is scoped to a state whose instruments (rules, notifications) are not
@@ -11,6 +13,10 @@ Three signals, each cheap and explainable:
   ``Settings.answer_score_floor`` when the caller computed it, else the best dense match
   is below ``Settings.abstain_below`` (both chosen on the dev set; docs/EVALUATION.md).
 A question that names a provision that exists is always answered from it.
+
+A question with no legal word (``guard.scope``'s "off-topic") is refused as off-topic
+unless its evidence is not weak and the dense and the lexical retrieval each rank the
+lead provision in their top five (``lay_question_supported``).
 
 After the quotes are chosen, one more check (``missing_quantity``): a question that asks
 for a number of days, weeks, months or years, or for a percentage, is not answered by
@@ -28,12 +34,14 @@ from civicsetu.answer.messages import (
     MISSING_QUANTITY_NOTICE,
     NEAREST_CENTRAL_NOTICE,
     STATE_INSTRUMENT_NOTICE,
+    UNHELD_LAW_NOTICE,
     UNKNOWN_TERM_NOTICE,
 )
 from civicsetu.answer.numbers import canonical
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.search.lexicon import LAY_TO_STATUTE
+from civicsetu.search.query import STOPWORDS, named_documents
 from civicsetu.search.routing import title_initials
 from civicsetu.store.base import DocumentInfo, Store
 
@@ -85,20 +93,37 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
                 label=display_path(top.provision_path),
                 title=next((d.title for d in documents if d.id == top.doc_id), top.doc_id)))
 
+    unheld = unheld_laws(query, documents)
+    if unheld:
+        ev.answerable = False
+        ev.reasons.append(f"asks about a law not in the corpus: {', '.join(unheld)}")
+        ev.notices.append(UNHELD_LAW_NOTICE.format(laws=" and ".join(unheld)))
+
     unknown = _unknown_names(query, store, documents)
     if unknown:
         ev.answerable = False
         ev.reasons.append(f"names what the corpus never mentions: {', '.join(unknown)}")
         ev.notices.append(UNKNOWN_TERM_NOTICE.format(terms=", ".join(unknown)))
 
+    weak = weak_evidence(result, abstain_below, confidence, score_floor)
+    if weak:
+        ev.answerable = False
+        ev.reasons.append(weak)
+    return ev
+
+
+def weak_evidence(result: SearchResult, abstain_below: float,
+                  confidence: Confidence | None = None, score_floor: float = 0.0) -> str | None:
+    """Why the evidence is too weak to answer from (the calibrated score below its floor
+    when given, else the best cosine below ``abstain_below``), or None when it is not."""
+    if any(h.pinned for h in result.hits):
+        return None
     if confidence is not None:
         if confidence.score < score_floor:
-            ev.answerable = False
-            ev.reasons.append(f"answer score {confidence.score:.2f} < {score_floor:.2f}")
+            return f"answer score {confidence.score:.2f} < {score_floor:.2f}"
     elif result.best_cosine is not None and result.best_cosine < abstain_below:
-        ev.answerable = False
-        ev.reasons.append(f"best match {result.best_cosine:.2f} < {abstain_below:.2f}")
-    return ev
+        return f"best match {result.best_cosine:.2f} < {abstain_below:.2f}"
+    return None
 
 
 def _state_asked_about(query: str, documents: list[DocumentInfo]) -> str | None:
@@ -109,6 +134,42 @@ def _state_asked_about(query: str, documents: list[DocumentInfo]) -> str | None:
                 state.lower() not in covered:
             return state
     return None
+
+
+# A law named by its title: capitalised words ending in "Act" or "Code", with its year.
+_TITLED_LAW = re.compile(r"(?<![\w-])(?:[A-Z][\w'()-]*\s+(?:(?:and|of|to|for|the|in|on)\s+)?)"
+                         r"{1,8}(?:Act|Code)\b(?:,?\s+\d{4})?")
+
+
+def unheld_laws(query: str, documents: list[DocumentInfo]) -> list[str]:
+    """Laws the question names by title ("the Motor Vehicles Act") when it names no
+    ingested document at all: such a question is about a law the corpus does not hold,
+    and quoting the nearest provision of another law would answer a different question.
+    A question that also names an ingested Act (a cross-reference) is left to the rest."""
+    if named_documents(query, documents):
+        return []
+    out = []
+    for m in _TITLED_LAW.finditer(query):
+        words = m.group(0).split()
+        while words and words[0].lower() in STOPWORDS:
+            words = words[1:]
+        # "This Act" or "the Act" names no particular law; a short name of an ingested
+        # Act that is no alias of it ("the Fair Compensation Act") names that Act.
+        if len(words) >= 2 and not _short_title(words[:-1], documents):
+            out.append(" ".join(words))
+    return list(dict.fromkeys(out))
+
+
+def _short_title(words: list[str], documents: list[DocumentInfo]) -> bool:
+    """More than half of ``words`` are title words that only one ingested document's
+    title has, the same document for all of them."""
+    titles = [set(re.findall(r"[a-z]+", d.title.lower())) for d in documents]
+    content = [w.lower() for w in words if w.lower() not in STOPWORDS]
+    for title in titles:
+        own = [w for w in content if w in title and sum(w in t for t in titles) == 1]
+        if content and len(own) * 2 > len(content):
+            return True
+    return False
 
 
 def _initialisms(query: str) -> set[str]:
@@ -166,3 +227,17 @@ def missing_quantity(query: str, quotes: list[str]) -> str | None:
 def missing_quantity_notice(unit: str, label: str, title: str) -> str:
     """What to tell the user when the quotes state no number of ``unit``."""
     return MISSING_QUANTITY_NOTICE.format(unit=unit, label=label, title=title)
+
+
+def lay_question_supported(result: SearchResult, confidence: Confidence,
+                           abstain_below: float, calibrated: bool = False,
+                           score_floor: float = 0.0) -> bool:
+    """A question with no legal word (``guard.scope``) is answered only when its evidence
+    is not weak and the dense and the lexical retrieval, each on its own, rank the lead
+    provision in their top five: plain words about a legal dispute find the provision
+    both ways, while a question off the corpus's topics matches on incidental words."""
+    if any(h.pinned for h in result.hits):
+        return True
+    if weak_evidence(result, abstain_below, confidence if calibrated else None, score_floor):
+        return False
+    return confidence.features.get("lead_agreed", 0.0) >= 1.0

@@ -20,6 +20,11 @@ NEAREST_CENTRAL_NOTICE = "The nearest central provision in the corpus is {label}
 
 UNKNOWN_TERM_NOTICE = "The corpus never mentions {terms}."
 
+UNHELD_LAW_NOTICE = (
+    "The question asks about {laws}, which is not in the corpus; provisions of other "
+    "laws are not quoted in its place."
+)
+
 MISSING_QUANTITY_NOTICE = (
     "The question asks for a number of {unit}, but none of the provisions found for it "
     "states one (the Acts may leave it to rules, regulations or the agreement). The nearest "

@@ -2,7 +2,10 @@
 
 They get a fixed refusal (``answer/messages.py``) instead of an answer. The checks are
 deliberately narrow: "what must a notice under section 7 contain?" is in scope; "draft
-a notice for me" is not.
+a notice for me" is not. "off-topic" (no word of ``LEGAL_WORDS``) is only a first
+reading: plain words about a dispute ("he took my car on a trip and damaged it") use
+none of them, so the agent refuses such a question only when the retrieval finds no
+support for it either (``answer.evidence.lay_question_supported``).
 """
 
 from __future__ import annotations
