@@ -28,6 +28,8 @@ def test_ingested_acts_by_any_name_and_cross_references_are_not_flagged(
                   "What does the Transfer of Property Act say about gifts?",
                   # a short name that is no alias: its words belong to one Act's title
                   "What compensation does the Right to Fair Compensation Act give?",
+                  # half its words are one Act's own: the name users give the Stamp Act
+                  "What is the penalty under the Stamp Duty Act for an unstamped deed?",
                   "Does This Act apply to leases?",
                   # an ingested Act named beside another law: a cross-reference
                   "Does the IBC moratorium stop a suit under the Companies Act, 2013?"):

@@ -161,13 +161,14 @@ def unheld_laws(query: str, documents: list[DocumentInfo]) -> list[str]:
 
 
 def _short_title(words: list[str], documents: list[DocumentInfo]) -> bool:
-    """More than half of ``words`` are title words that only one ingested document's
-    title has, the same document for all of them."""
+    """At least half of ``words`` are title words that only one ingested document's
+    title has, the same document for all of them ("the Stamp Duty Act": "stamp" is the
+    Indian Stamp Act's alone)."""
     titles = [set(re.findall(r"[a-z]+", d.title.lower())) for d in documents]
     content = [w.lower() for w in words if w.lower() not in STOPWORDS]
     for title in titles:
         own = [w for w in content if w in title and sum(w in t for t in titles) == 1]
-        if content and len(own) * 2 > len(content):
+        if content and len(own) * 2 >= len(content):
             return True
     return False
 
