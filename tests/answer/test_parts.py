@@ -57,8 +57,8 @@ def test_light_stems_join_forms_of_one_word() -> None:
     assert stem("appealing") == stem("appeal")
 
 
-def _unit(text: str, path: str = "s.3", rank: int = 0) -> Unit:
-    p = Provision("act", path, ProvisionKind.SECTION, "", 0, len(text), text, None, 0)
+def _unit(text: str, path: str = "s.3", rank: int = 0, doc: str = "act") -> Unit:
+    p = Provision(doc, path, ProvisionKind.SECTION, "", 0, len(text), text, None, 0)
     return Unit(p, 0, len(text), text, rank, False)
 
 
@@ -90,6 +90,24 @@ def test_one_unit_stating_all_a_part_asks_replaces_the_partial_ones() -> None:
     found = answering_units(question, [tribunal], lambda: [period, both], {"act"}, {}, 0.3)
     assert [u.provision.path for u in found.added] == ["s.67"]
     assert ("act#s.67", 0) in found.answering and ("act#s.73", 0) not in found.answering
+
+
+def test_a_later_provision_answers_only_what_none_before_it_of_its_act_does() -> None:
+    question = "Who decides my compensation, and within what time must it be paid?"
+    officer = _unit("The application for compensation shall be dealt with by the "
+                    "officer of the Authority.", "s.71", rank=3)
+    meeting = _unit("All questions before any meeting shall be decided by the Authority "
+                    "by a majority of votes on compensation.", "s.29", rank=10)
+    # The meeting holds more of the part's words; the officer is ranked before it.
+    found = answering_units(question, [], lambda: [officer, meeting], {"act"}, {}, 0.3,
+                            reach=10)
+    assert "s.71" in [u.provision.path for u in found.added]
+    assert "s.29" not in [u.provision.path for u in found.added]
+    # The same later unit of another Act competes: its Act has nothing ranked before it.
+    other = _unit(meeting.text, "s.29", rank=10, doc="other")
+    found = answering_units(question, [], lambda: [officer, other], {"act", "other"}, {},
+                            0.3, reach=10)
+    assert "s.29" in [u.provision.path for u in found.added]
 
 
 @pytest.mark.slow

@@ -293,11 +293,13 @@ class PartAnswers:
 
 def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], list[Unit]],
                     docs: set[str], idf: dict[str, float], floor: float,
-                    names: Callable[[str], list[str]] | None = None) -> PartAnswers:
+                    names: Callable[[str], list[str]] | None = None,
+                    reach: int = 1 << 30) -> PartAnswers:
     """For each part's ask, the unit (from ``docs``, or the Acts the part names) that states
     its kind and holds most of the part's words (at least ``floor`` of them; ties go to the
     better-ranked hit), unless a chosen quote states it with nearly as many (``MARGIN``).
-    In the order asked."""
+    A unit ranked at or past ``reach`` answers only an ask no unit of its Act ranked
+    before it answers. In the order asked."""
     found = asks(question, names)
     if len(found) < 2 and len(split_parts(question)) < 2:
         return PartAnswers([], set(), 0)  # one thing asked: its own words chose its quotes
@@ -333,6 +335,12 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
         if not scored:
             unanswered += 1
             continue
+        # A provision ranked at or past ``reach`` answers only an ask that no better-ranked
+        # provision of its Act answers (the retrieval ranks one Act's provisions among
+        # themselves; a second Act's may all come later).
+        near_docs = {u.provision.doc_id for _, u in scored.values() if u.rank < reach}
+        scored = {k: v for k, v in scored.items()
+                  if v[1].rank < reach or v[1].provision.doc_id not in near_docs}
         best_rel = max(rel for rel, _ in scored.values())
         shown_keys = {(u.provision.id, u.start) for u in shown}
         near = {key for key, (rel, _) in scored.items()
