@@ -110,6 +110,32 @@ def test_a_later_provision_answers_only_what_none_before_it_of_its_act_does() ->
     assert "s.29" in [u.provision.path for u in found.added]
 
 
+def test_a_later_provision_far_more_on_point_still_answers() -> None:
+    # The only earlier unit stating a period holds little of the part's words.
+    question = "Who hears my application, and how long does the bank get to fix the defects?"
+    hearing = _unit("The Tribunal shall hear every application.", "s.9", rank=0)
+    other = _unit("An appeal against an order on defects shall be filed within thirty days.",
+                  "s.61", rank=2)
+    cure = _unit("The bank shall be given seven days to fix the defects in the "
+                 "application.", "s.7", rank=11)
+    found = answering_units(question, [hearing], lambda: [other, cure], {"act"}, {}, 0.3,
+                            reach=10)
+    assert "s.7" in [u.provision.path for u in found.added]
+
+
+def test_words_no_candidate_holds_do_not_count_against_the_candidates() -> None:
+    # "disobeys" and "caps" are the asker's words; no provision says them, so they
+    # cannot tell candidates apart, and counted they put every candidate under the floor.
+    question = ("Which provision gives the power to impose penalty, and what caps the penalty "
+                "when a promoter disobeys the orders?")
+    power = _unit("The Authority shall have powers to impose penalty.", "s.38")
+    daily = _unit("If any promoter fails to comply with the orders, he shall be liable to a "
+                  "penalty for every day of default up to five per cent.", "s.63", rank=2)
+    idf = {"caps": 8.0, "disobeys": 8.0, "orders": 2.0, "promoter": 3.0}
+    found = answering_units(question, [power], lambda: [daily], {"act"}, idf, 0.3)
+    assert [u.provision.path for u in found.added] == ["s.63"]
+
+
 @pytest.mark.slow
 def test_who_decides_and_how_fast_are_both_quoted(bundled: Engine) -> None:
     # Without the part answers only s.18(1) (the right to withdraw) was quoted.
