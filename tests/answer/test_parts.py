@@ -23,6 +23,10 @@ def _kinds(question: str) -> list[tuple[str, str]]:
     ("How is the Tribunal's order enforced?", ["enforcement"]),
     ("Is there any leeway if I am late?", ["exception"]),
     ("Can I file a complaint with the commission?", ["remedy"]),
+    # plain words for a remedy: how to challenge, what to do, the asker's options
+    ("The award is too low. How do I challenge it?", ["remedy"]),
+    ("My flat is a year late. What can I do?", ["remedy"]),
+    ("What are my options now?", ["remedy"]),
     # "who" as a relative pronoun asks nothing
     ("What penalty may be imposed on the officer who ignored my request?", ["penalty"]),
     ("What does the Act say about carpet area?", []),

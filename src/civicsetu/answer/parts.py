@@ -4,10 +4,10 @@ A question's form says what kind of statement answers it: "where do I appeal?" a
 forum the provision directs to; "who decides ...?" and "how is he chosen?" for an agent it
 empowers; "how fast?", "what deadline?" and "within what time?" for a period; "how much?",
 "what deposit?" for an amount; "what punishment?" for a penalty; "how is the order
-enforced?" for execution or recovery; "any leeway?" for an exception; "can I file?" for a
-remedy. A several-part question asks several of these ("who decides the compensation, and
-how fast?"), and the retrieval often finds each part's provision without the quotes
-(chosen by the whole question's words) showing it.
+enforced?" for execution or recovery; "any leeway?" for an exception; "can I file?" or
+"how do I challenge it?" for a remedy. A several-part question asks several of these ("who
+decides the compensation, and how fast?"), and the retrieval often finds each part's
+provision without the quotes (chosen by the whole question's words) showing it.
 
 ``asks`` reads the kinds each part of the question asks for, with that part's own words;
 ``answering_units`` gives, for each (part, kind) no chosen quote states, the retrieved unit
@@ -68,7 +68,12 @@ ASK_FORMS: dict[str, re.Pattern[str]] = {
     "remedy": re.compile(
         r"\b(?:can|may|could)\s+(?:i|we|he|she|they|you|a|an|the|my|our)\s+(?:\w+\s+){0,3}"
         r"(?:file|complain|appeal|apply|claim|sue|approach|challenge)\w*\b|"
-        r"\ballows?\s+(?:a|an|the)?\s*(?:complaint|appeal|claim|suit|application)s?\b",
+        r"\ballows?\s+(?:a|an|the)?\s*(?:complaint|appeal|claim|suit|application)s?\b|"
+        # "how do I challenge it?", "what can I do?", "what are my options / next steps?"
+        r"\bhow\s+(?:do|can|should|would|could)\s+(?:i|we)\s+(?:\w+\s+){0,2}(?:file|complain|"
+        r"appeal|apply|claim|sue|approach|challenge|contest|object|dispute)\w*\b|"
+        r"\bwhat\s+(?:can|should|could)\s+(?:i|we)\s+do\b|\b(?:my|our)\s+(?:options|remed\w*|"
+        r"next\s+steps?)\b",
         re.IGNORECASE),
     "penalty": re.compile(
         r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:punishment|penalt\w*|sentence)\b|"
