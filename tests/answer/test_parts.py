@@ -23,6 +23,10 @@ def _kinds(question: str) -> list[tuple[str, str]]:
     ("How is the Tribunal's order enforced?", ["enforcement"]),
     ("Is there any leeway if I am late?", ["exception"]),
     ("Can I file a complaint with the commission?", ["remedy"]),
+    # plain words for a remedy: how to challenge, what to do, the asker's options
+    ("The award is too low. How do I challenge it?", ["remedy"]),
+    ("My flat is a year late. What can I do?", ["remedy"]),
+    ("What are my options now?", ["remedy"]),
     # "who" as a relative pronoun asks nothing
     ("What penalty may be imposed on the officer who ignored my request?", ["penalty"]),
     ("What does the Act say about carpet area?", []),
@@ -57,8 +61,8 @@ def test_light_stems_join_forms_of_one_word() -> None:
     assert stem("appealing") == stem("appeal")
 
 
-def _unit(text: str, path: str = "s.3", rank: int = 0) -> Unit:
-    p = Provision("act", path, ProvisionKind.SECTION, "", 0, len(text), text, None, 0)
+def _unit(text: str, path: str = "s.3", rank: int = 0, doc: str = "act") -> Unit:
+    p = Provision(doc, path, ProvisionKind.SECTION, "", 0, len(text), text, None, 0)
     return Unit(p, 0, len(text), text, rank, False)
 
 
@@ -90,6 +94,50 @@ def test_one_unit_stating_all_a_part_asks_replaces_the_partial_ones() -> None:
     found = answering_units(question, [tribunal], lambda: [period, both], {"act"}, {}, 0.3)
     assert [u.provision.path for u in found.added] == ["s.67"]
     assert ("act#s.67", 0) in found.answering and ("act#s.73", 0) not in found.answering
+
+
+def test_a_later_provision_answers_only_what_none_before_it_of_its_act_does() -> None:
+    question = "Who decides my compensation, and within what time must it be paid?"
+    officer = _unit("The application for compensation shall be dealt with by the "
+                    "officer of the Authority.", "s.71", rank=3)
+    meeting = _unit("All questions before any meeting shall be decided by the Authority "
+                    "by a majority of votes on compensation.", "s.29", rank=10)
+    # The meeting holds more of the part's words; the officer is ranked before it.
+    found = answering_units(question, [], lambda: [officer, meeting], {"act"}, {}, 0.3,
+                            reach=10)
+    assert "s.71" in [u.provision.path for u in found.added]
+    assert "s.29" not in [u.provision.path for u in found.added]
+    # The same later unit of another Act competes: its Act has nothing ranked before it.
+    other = _unit(meeting.text, "s.29", rank=10, doc="other")
+    found = answering_units(question, [], lambda: [officer, other], {"act", "other"}, {},
+                            0.3, reach=10)
+    assert "s.29" in [u.provision.path for u in found.added]
+
+
+def test_a_later_provision_far_more_on_point_still_answers() -> None:
+    # The only earlier unit stating a period holds little of the part's words.
+    question = "Who hears my application, and how long does the bank get to fix the defects?"
+    hearing = _unit("The Tribunal shall hear every application.", "s.9", rank=0)
+    other = _unit("An appeal against an order on defects shall be filed within thirty days.",
+                  "s.61", rank=2)
+    cure = _unit("The bank shall be given seven days to fix the defects in the "
+                 "application.", "s.7", rank=11)
+    found = answering_units(question, [hearing], lambda: [other, cure], {"act"}, {}, 0.3,
+                            reach=10)
+    assert "s.7" in [u.provision.path for u in found.added]
+
+
+def test_words_no_candidate_holds_do_not_count_against_the_candidates() -> None:
+    # "disobeys" and "caps" are the asker's words; no provision says them, so they
+    # cannot tell candidates apart, and counted they put every candidate under the floor.
+    question = ("Which provision gives the power to impose penalty, and what caps the penalty "
+                "when a promoter disobeys the orders?")
+    power = _unit("The Authority shall have powers to impose penalty.", "s.38")
+    daily = _unit("If any promoter fails to comply with the orders, he shall be liable to a "
+                  "penalty for every day of default up to five per cent.", "s.63", rank=2)
+    idf = {"caps": 8.0, "disobeys": 8.0, "orders": 2.0, "promoter": 3.0}
+    found = answering_units(question, [power], lambda: [daily], {"act"}, idf, 0.3)
+    assert [u.provision.path for u in found.added] == ["s.63"]
 
 
 @pytest.mark.slow

@@ -52,12 +52,15 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 # point that raises citation precision most for the least key-fact loss
 # (docs/EVALUATION.md).
 NEW_TERMS_SHARE = 0.1
-# Each part of the question is answered from the first PART_HITS hits and their sections: a
-# unit stating what the part asks (answer/parts.py) holding at least PART_FLOOR of the
-# part's words. 16 hits (the 10th section of the section-aware ranking) gained two dev key
-# facts but let "decided by a majority of votes" outbid the adjudicating officer on a
-# paraphrase (tests/answer/test_parts.py): more candidates, more look-alikes.
+# Each part of the question is answered from the hits of the first PART_SECTIONS sections
+# and those sections: a unit stating what the part asks (answer/parts.py) holding at least
+# PART_FLOOR of the part's words. A unit past the first PART_HITS hits answers only an ask
+# that no unit of its Act before them answers: with all 10 sections competing alike,
+# "decided by a majority of votes" outbid the adjudicating officer on a paraphrase
+# (tests/answer/test_parts.py); with only the first 10 hits, the second Act of a comparison
+# or the 10th section (the appeal's pre-deposit) was never reached.
 PART_HITS = 10
+PART_SECTIONS = 10
 PART_FLOOR = 0.3
 
 
@@ -123,8 +126,9 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     if selective and complete and chosen:
         # Each part of the question gets the unit that states what it asks (parts.py).
         def candidates() -> list[Unit]:
-            near = _candidate_units(result.hits[:PART_HITS], store, result.as_of, read)
-            whole = _section_units(result.hits[:PART_HITS], store, result.as_of, near, read)
+            pool = _of_first_sections(result.hits, PART_SECTIONS)
+            near = _candidate_units(pool, store, result.as_of, read)
+            whole = _section_units(pool, store, result.as_of, near, read)
             _score(near + whole, result, store)
             return near + whole
 
@@ -181,6 +185,20 @@ def _candidate_units(hits: list[Hit], store: Store, as_of: date | None = None,
                 seen.add((p.doc_id, s))
                 units.append(Unit(p, s, e, p.text[s - p.start:e - p.start], rank, hit.pinned))
     return units
+
+
+def _of_first_sections(hits: list[Hit], n: int) -> list[Hit]:
+    """The hits of the first ``n`` distinct sections of ``hits``, in order."""
+    seen: list[tuple[str, str]] = []
+    out: list[Hit] = []
+    for hit in hits:
+        key = (hit.doc_id, section_of(hit.provision_path))
+        if key not in seen:
+            if len(seen) >= n:
+                continue
+            seen.append(key)
+        out.append(hit)
+    return out
 
 
 def _section_units(hits: list[Hit], store: Store, as_of: date | None, known: list[Unit],
@@ -245,7 +263,8 @@ def _part_answers(chosen: list[Unit], units: Callable[[], list[Unit]], result: S
             return []
         return list(dict.fromkeys(d for d, _, _ in named_documents(text, table)))
 
-    return answering_units(analysis.query, chosen, units, docs, idf, PART_FLOOR, names)
+    return answering_units(analysis.query, chosen, units, docs, idf, PART_FLOOR, names,
+                           PART_HITS)
 
 
 def _within_amount(units: list[Unit], question: str) -> list[Unit]:

@@ -4,10 +4,10 @@ A question's form says what kind of statement answers it: "where do I appeal?" a
 forum the provision directs to; "who decides ...?" and "how is he chosen?" for an agent it
 empowers; "how fast?", "what deadline?" and "within what time?" for a period; "how much?",
 "what deposit?" for an amount; "what punishment?" for a penalty; "how is the order
-enforced?" for execution or recovery; "any leeway?" for an exception; "can I file?" for a
-remedy. A several-part question asks several of these ("who decides the compensation, and
-how fast?"), and the retrieval often finds each part's provision without the quotes
-(chosen by the whole question's words) showing it.
+enforced?" for execution or recovery; "any leeway?" for an exception; "can I file?" or
+"how do I challenge it?" for a remedy. A several-part question asks several of these ("who
+decides the compensation, and how fast?"), and the retrieval often finds each part's
+provision without the quotes (chosen by the whole question's words) showing it.
 
 ``asks`` reads the kinds each part of the question asks for, with that part's own words;
 ``answering_units`` gives, for each (part, kind) no chosen quote states, the retrieved unit
@@ -26,7 +26,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from civicsetu.answer.numbers import canonical, rupee_amounts, rupee_range
-from civicsetu.answer.units import Unit
+from civicsetu.answer.units import KEEP_RELATIVE, Unit
 from civicsetu.search.decompose import ACTORS, split_parts
 from civicsetu.search.lexicon import expansions, focus_terms
 from civicsetu.search.query import STOPWORDS
@@ -68,7 +68,12 @@ ASK_FORMS: dict[str, re.Pattern[str]] = {
     "remedy": re.compile(
         r"\b(?:can|may|could)\s+(?:i|we|he|she|they|you|a|an|the|my|our)\s+(?:\w+\s+){0,3}"
         r"(?:file|complain|appeal|apply|claim|sue|approach|challenge)\w*\b|"
-        r"\ballows?\s+(?:a|an|the)?\s*(?:complaint|appeal|claim|suit|application)s?\b",
+        r"\ballows?\s+(?:a|an|the)?\s*(?:complaint|appeal|claim|suit|application)s?\b|"
+        # "how do I challenge it?", "what can I do?", "what are my options / next steps?"
+        r"\bhow\s+(?:do|can|should|would|could)\s+(?:i|we)\s+(?:\w+\s+){0,2}(?:file|complain|"
+        r"appeal|apply|claim|sue|approach|challenge|contest|object|dispute)\w*\b|"
+        r"\bwhat\s+(?:can|should|could)\s+(?:i|we)\s+do\b|\b(?:my|our)\s+(?:options|remed\w*|"
+        r"next\s+steps?)\b",
         re.IGNORECASE),
     "penalty": re.compile(
         r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:punishment|penalt\w*|sentence)\b|"
@@ -251,10 +256,13 @@ def authority(kind: str, u: Unit, part: str = "") -> str | None:
 _canonical = lru_cache(maxsize=4096)(canonical)  # a unit is checked for several kinds
 
 
-def relevance(ask: Ask, u: Unit, idf: dict[str, float]) -> float:
+def relevance(ask: Ask, u: Unit, idf: dict[str, float],
+              held: frozenset[str] | None = None) -> float:
     """Share of the part's words the unit holds, each weighed by its idf (``idf``: by the
-    lower-cased word; a word the question search did not weigh counts 1)."""
-    weights = {s: w * idf.get(word, 1.0) for s, (w, word) in ask.words.items()}
+    lower-cased word; a word the question search did not weigh counts 1). With ``held``
+    (the stems some candidate holds), a word no candidate holds is left out of the share."""
+    weights = {s: w * idf.get(word, 1.0) for s, (w, word) in ask.words.items()
+               if held is None or s in held}
     total = sum(weights.values()) or 1.0
     tokens = unit_stems(u)
     return sum(w for s, w in weights.items() if s in tokens) / total
@@ -293,15 +301,21 @@ class PartAnswers:
 
 def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], list[Unit]],
                     docs: set[str], idf: dict[str, float], floor: float,
-                    names: Callable[[str], list[str]] | None = None) -> PartAnswers:
+                    names: Callable[[str], list[str]] | None = None,
+                    reach: int = 1 << 30) -> PartAnswers:
     """For each part's ask, the unit (from ``docs``, or the Acts the part names) that states
     its kind and holds most of the part's words (at least ``floor`` of them; ties go to the
     better-ranked hit), unless a chosen quote states it with nearly as many (``MARGIN``).
-    In the order asked."""
+    A unit ranked at or past ``reach`` answers only an ask no unit of its Act ranked
+    before it answers on its own merit. The shares count only the words some candidate
+    holds. In the order asked."""
     found = asks(question, names)
     if len(found) < 2 and len(split_parts(question)) < 2:
         return PartAnswers([], set(), 0)  # one thing asked: its own words chose its quotes
     units = candidates()  # built only for a question that asks several things
+    # The asker's own words for what no candidate says ("disobeys", "leeway") cannot tell
+    # which candidate answers; they would only make every candidate's share small.
+    held = frozenset().union(*(unit_stems(u) for u in [*chosen, *units]))
     shown = list(chosen)
     out: list[Unit] = []
     answering: set[tuple[str, int]] = set()
@@ -327,12 +341,21 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
             fits = fits_amount(u, amounts)
             if fits is False:
                 continue  # its threshold leaves the question's amount out
-            rel = relevance(ask, u, idf) + (RANGE_WEIGHT if fits else 0.0)
+            rel = relevance(ask, u, idf, held) + (RANGE_WEIGHT if fits else 0.0)
             if rel >= floor:
                 scored[key] = (rel, u)
         if not scored:
             unanswered += 1
             continue
+        # A provision ranked at or past ``reach`` answers only an ask that no better-ranked
+        # provision of its Act answers on its own merit (KEEP_RELATIVE of the best share):
+        # the retrieval ranks one Act's provisions among themselves; a second Act's may all
+        # come later.
+        top = max(rel for rel, _ in scored.values())
+        near_docs = {u.provision.doc_id for rel, u in scored.values()
+                     if u.rank < reach and rel >= KEEP_RELATIVE * top}
+        scored = {k: v for k, v in scored.items()
+                  if v[1].rank < reach or v[1].provision.doc_id not in near_docs}
         best_rel = max(rel for rel, _ in scored.values())
         shown_keys = {(u.provision.id, u.start) for u in shown}
         near = {key for key, (rel, _) in scored.items()
@@ -349,7 +372,7 @@ def answering_units(question: str, chosen: list[Unit], candidates: Callable[[], 
         shown.append(unit)
         answering.add((unit.provision.id, unit.start))
         chosen_for.append((ask, unit))
-    kept = _one_per_part(chosen_for, out, idf, floor)
+    kept = _one_per_part(chosen_for, out, idf, floor, held)
     answering -= {_key(u) for u in out} - {_key(u) for u in kept}
     out = kept
     return PartAnswers(out, answering, len(found), unanswered)
@@ -366,7 +389,8 @@ def _named_by(ask: Ask, u: Unit, part: str) -> str | None:
 
 
 def _one_per_part(answered: list[tuple[Ask, Unit]], added: list[Unit],
-                  idf: dict[str, float], floor: float) -> list[Unit]:
+                  idf: dict[str, float], floor: float,
+                  held: frozenset[str] | None = None) -> list[Unit]:
     """``added`` without a unit added for one ask of a part when another unit answering
     that part states everything the part asks ("which forum and what deadline?" answered
     by the one provision that names the forum and its period, not by it and a look-alike
@@ -381,7 +405,8 @@ def _one_per_part(answered: list[tuple[Ask, Unit]], added: list[Unit],
         if len(asked) < 2:
             continue
         whole = next((u for _, u in pairs if all(
-            states(a.kind, u, a.part) and relevance(a, u, idf) >= floor for a in asked)), None)
+            states(a.kind, u, a.part) and relevance(a, u, idf, held) >= floor
+            for a in asked)), None)
         if whole is None:
             continue
         elsewhere = {_key(u) for a, u in answered if a.part != part}
