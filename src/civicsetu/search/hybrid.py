@@ -94,6 +94,13 @@ class Searcher:
         return self._reranker
 
     @property
+    def relevance(self) -> Relevance:
+        """Scores graph neighbours against a question (search/neighbours.py)."""
+        if self._relevance is None:
+            self._relevance = Relevance(self.store, self.embedder.model_id)
+        return self._relevance
+
+    @property
     def documents(self) -> list[DocumentInfo]:
         if self._documents is None:
             self._documents = self.store.documents()
@@ -395,9 +402,7 @@ class Searcher:
     def _ranked_neighbours(self, analysis: QueryAnalysis, query_vector: Vectors | None,
                            seeds: list[Hit], allowed: set[str]) -> list[str]:
         """The seeds' citation-graph neighbours, best first for the question."""
-        if self._relevance is None:
-            self._relevance = Relevance(self.store, self.embedder.model_id)
-        return ranked_neighbours(self.store, self._relevance, analysis, query_vector, seeds,
+        return ranked_neighbours(self.store, self.relevance, analysis, query_vector, seeds,
                                  allowed, self._heading)
 
     def _provision_hit(self, doc_id: str, path: str, allowed: set[str],
