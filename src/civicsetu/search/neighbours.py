@@ -28,6 +28,8 @@ from civicsetu.types import Hit, section_of, split_provision_id
 
 EDGE_TYPES = ("REFERENCES", "DERIVED_FROM")
 SECTION_PARTS = 40  # sub-provisions of a seed's section whose edges are followed
+PART_EDGES = ("HAS_PART",)
+PART_DEPTH = 4  # section > sub-section > clause > sub-clause > item
 POOL = 40  # neighbours scored per question
 LEXICAL_WEIGHT = 0.5  # of the word share, beside the cosine
 RULES_HEAD = re.compile(r"\bmake\s+(?:rules|regulations)\b|\blaying\s+of\s+rules|"
@@ -45,8 +47,11 @@ def neighbour_ids(store: Store, seeds: Sequence[Hit], allowed: set[str],
     for hit in seeds:
         section = section_of(hit.provision_path)
         nodes = [hit.provision_id, f"{hit.doc_id}#{section}"]
-        nodes += [p.id for p in store.provisions_of_section(hit.doc_id, section)[:SECTION_PARTS]]
-        nodes = list(dict.fromkeys(nodes))
+        # The section's sub-provisions by their HAS_PART edges (ids only, no text).
+        parts = store.neighbourhood([f"{hit.doc_id}#{section}"], PART_DEPTH, PART_EDGES)
+        nodes = list(dict.fromkeys([*nodes, *(n for n in sorted(parts, key=lambda n: parts[n])
+                                              if _in_section(n, hit.doc_id, section))]))
+        nodes = nodes[:SECTION_PARTS]
         near = store.neighbourhood(nodes, 1, EDGE_TYPES)
         for other in sorted(near, key=lambda n: near[n]):
             doc_id, _, path = other.partition("#")
@@ -58,6 +63,11 @@ def neighbour_ids(store: Store, seeds: Sequence[Hit], allowed: set[str],
                 continue
             out.append(other)
     return out
+
+
+def _in_section(node: str, doc_id: str, section: str) -> bool:
+    node_doc, _, path = node.partition("#")
+    return node_doc == doc_id and bool(path) and section_of(path) == section
 
 
 def _cited_by(store: Store, node: str, sources: set[str]) -> bool:
