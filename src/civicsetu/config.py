@@ -332,6 +332,27 @@ class Settings(BaseSettings):
                     "question names a party (builder, allottee; search.parties).",
     )
 
+    # --- multi-hop questions (issue 12, g14) -------------------------------------------
+    graph_relevance: bool = Field(
+        default=True,
+        description="Rank the citation-graph neighbours of the best provisions (and the "
+                    "sections a named provision cites or is cited by) by their likeness "
+                    "to the question instead of by edge order, so the neighbour that "
+                    "answers rises (search.neighbours).",
+    )
+    graph_every_question: bool = Field(
+        default=True,
+        description="With graph_relevance, expand every question through the citation "
+                    "graph, not only those whose words ask for a reference, penalty or "
+                    "period (\"who decides\", \"where do I appeal\" match none).",
+    )
+    routed_other_weight: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="In a several-part question with an Act named or implied, the share "
+                    "of its vote a provision of another Act keeps when the whole question "
+                    "found it (the second Act of a cross-Act question; 0 silences it).",
+    )
+
     # --- comparison questions (issue 12, c13) -------------------------------------------
     compare_sides: bool = Field(
         default=True,

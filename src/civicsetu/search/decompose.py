@@ -366,12 +366,15 @@ def search_decomposed(searcher: Searcher, query: str, *, k: int,
     else:
         depths = [PART_DEPTH] * len(subs)
         part_hits = [searcher.search(s.text, k=k, filters=part_filters).hits for s in subs]
-    # Only a named or implied Act silences the whole question's other Acts in the fusion;
-    # the fallback above is a guess from one hit, and in a large library that hit is
-    # often a look-alike Act while the whole question's other hits are the right one, so
-    # they keep part of their vote.
+    # A named or implied Act lowers the whole question's other Acts in the fusion to
+    # ``routed_other_weight`` of their vote (not to none: the second Act of a cross-Act
+    # question is found by the whole question only, the parts being searched in the
+    # routed Acts); the fallback above is a guess from one hit, and in a large library
+    # that hit is often a look-alike Act while the whole question's other hits are the
+    # right one, so they keep part of their vote.
     hits = coverage_fuse(whole.hits, part_hits, prefer,
-                         other_weight=0.0 if routed else GUESSED_OTHER_WEIGHT,
+                         other_weight=searcher.settings.routed_other_weight if routed
+                         else GUESSED_OTHER_WEIGHT,
                          distinct=contrasted, depths=depths,
                          first_asks=FIRST_PART_LEADS and asks(subs[0].part))
     timings = dict(whole.timings_ms)

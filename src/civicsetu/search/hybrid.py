@@ -21,7 +21,15 @@ from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
 from civicsetu.search.defined import quoted_definitions
-from civicsetu.search.graph_expand import graph_list, wants_graph
+from civicsetu.search.graph_expand import (
+    MAX_NEIGHBOURS,
+    SEEDS,
+    chunk_rowids,
+    definitions,
+    graph_list,
+    wants_graph,
+)
+from civicsetu.search.neighbours import Relevance, ranked_neighbours
 from civicsetu.search.parties import others_after
 from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query, normalized
 from civicsetu.search.rerank import Reranker, load_default
@@ -35,6 +43,7 @@ FAMILY_TOP = 3
 # The graph list votes at half weight: a neighbour joins the pool and rises near its seed.
 GRAPH_WEIGHT = 0.5
 GRAPH_SEEDS_LEAD = 2
+RANKED_NEIGHBOURS = 8  # neighbours ranked by the question joining the graph list
 # A document the question implies by its subject words (search/routing.py) counts half
 # as much as one it names.
 IMPLIED_DOC_WEIGHT = 0.5
@@ -73,6 +82,7 @@ class Searcher:
         self._router: Router | None = None
         self._aliases: AliasTable | None = None
         self._reranker: Reranker | None = None
+        self._relevance: Relevance | None = None
         self._headings: dict[str, str] = {}
 
     @property
@@ -82,6 +92,13 @@ class Searcher:
             self._reranker = Reranker(self.store, self.embedder.model_id,
                                       load_default() if self.settings.rerank else None)
         return self._reranker
+
+    @property
+    def relevance(self) -> Relevance:
+        """Scores graph neighbours against a question (search/neighbours.py)."""
+        if self._relevance is None:
+            self._relevance = Relevance(self.store, self.embedder.model_id)
+        return self._relevance
 
     @property
     def documents(self) -> list[DocumentInfo]:
@@ -101,6 +118,7 @@ class Searcher:
         self._documents = None
         self._router = None
         self._aliases = None
+        self._relevance = None
         self._headings = {}
 
     @property
@@ -161,9 +179,18 @@ class Searcher:
             analysis.implied_docs = []
         fetched: dict[int, ChunkRow] = {}
         hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs, fetched)
-        if self.settings.graph_expansion and wants_graph(analysis):
+        ranked_graph = self.settings.graph_relevance
+        if self.settings.graph_expansion and (
+                wants_graph(analysis) or (ranked_graph and self.settings.graph_every_question)):
             seeds = self._pinned(analysis, allowed, hits, as_of) + hits
-            neighbours = graph_list(self.store, analysis, seeds, allowed)
+            if ranked_graph:
+                ranked = self._ranked_neighbours(analysis, query_vector, seeds[:SEEDS], allowed)
+                neighbours = chunk_rowids(self.store, definitions(self.store, analysis, allowed),
+                                          MAX_NEIGHBOURS)
+                neighbours += [r for r in chunk_rowids(self.store, ranked, RANKED_NEIGHBOURS)
+                               if r not in neighbours]
+            else:
+                neighbours = graph_list(self.store, analysis, seeds, allowed)
             if neighbours:
                 # The seeds lead the graph list, so their neighbours rise next to them
                 # without overtaking the provisions both retrievers put first.
@@ -193,7 +220,8 @@ class Searcher:
             hits = self._definitions_first(analysis, allowed, hits, fetched, as_of)
         pinned = self._pinned(analysis, allowed, hits, as_of)
         if pinned and self.settings.pinned_references:
-            pinned += self._referents(pinned, allowed, hits, fetched, as_of)
+            pinned += self._referents(pinned, allowed, hits, fetched, as_of, analysis,
+                                      query_vector)
         hits = pinned + [h for h in hits if h.provision_id not in
                          {p.provision_id for p in pinned}]
         family = self._family(hits[:FAMILY_TOP], {h.chunk_id for h in hits}, as_of)
@@ -338,25 +366,44 @@ class Searcher:
         return lead + [h for h in hits if h.provision_id not in keys]
 
     def _referents(self, pinned: list[Hit], allowed: set[str], hits: list[Hit],
-                   fetched: dict[int, ChunkRow], as_of: date | None) -> list[Hit]:
-        """The other sections a named provision itself refers to ("except the power to make
+                   fetched: dict[int, ChunkRow], as_of: date | None,
+                   analysis: QueryAnalysis, query_vector: Vectors | None) -> list[Hit]:
+        """The other sections a named provision refers to ("except the power to make
         regulations under section 85"), at most ``PINNED_REFERENTS``: a question that names a
-        provision asks about it as written, and its references are part of its rule."""
+        provision asks about it as written, and its references are part of its rule. With
+        ``graph_relevance`` also the sections citing it (the penalty for breaking it, the
+        officer who adjudges it), the ones most like the question first."""
         own = {(h.doc_id, section_of(h.provision_path)) for h in pinned}
         targets: list[str] = []
-        for h in pinned:
-            for edge in self.store.edges(h.provision_id, "out", ["REFERENCES"]):
-                doc_id, _, path = edge.dst.partition("#")
-                if path and (doc_id, section_of(path)) not in own and edge.dst not in targets:
-                    targets.append(edge.dst)
-        out = []
-        for full_id in targets[:PINNED_REFERENTS]:
+        if self.settings.graph_relevance:
+            targets = self._ranked_neighbours(analysis, query_vector, pinned, allowed)
+        else:
+            for h in pinned:
+                for edge in self.store.edges(h.provision_id, "out", ["REFERENCES"]):
+                    doc_id, _, path = edge.dst.partition("#")
+                    if path and (doc_id, section_of(path)) not in own \
+                            and edge.dst not in targets:
+                        targets.append(edge.dst)
+        out: list[Hit] = []
+        sections: set[str] = set()
+        for full_id in targets:
             doc_id, path = split_provision_id(full_id)
+            if f"{doc_id}#{section_of(path)}" in sections:
+                continue
             hit = self._provision_hit(doc_id, path, allowed, fetched, as_of,
                                       hits[0].score if hits else 1.0, "reference")
             if hit is not None:
+                sections.add(f"{doc_id}#{section_of(path)}")
                 out.append(hit)
+            if len(out) >= PINNED_REFERENTS:
+                break
         return out
+
+    def _ranked_neighbours(self, analysis: QueryAnalysis, query_vector: Vectors | None,
+                           seeds: list[Hit], allowed: set[str]) -> list[str]:
+        """The seeds' citation-graph neighbours, best first for the question."""
+        return ranked_neighbours(self.store, self.relevance, analysis, query_vector, seeds,
+                                 allowed, self._heading)
 
     def _provision_hit(self, doc_id: str, path: str, allowed: set[str],
                        fetched: dict[int, ChunkRow], as_of: date | None, score: float,
@@ -374,16 +421,17 @@ class Searcher:
 
     def _headings_of(self, hits: list[Hit]) -> dict[str, str]:
         """Section id -> heading (marginal note) for the sections of ``hits``, cached."""
-        out: dict[str, str] = {}
-        for h in hits:
-            key = f"{h.doc_id}#{section_of(h.provision_path)}"
-            if key not in self._headings:
-                try:
-                    self._headings[key] = self.store.provision(key).title or ""
-                except NotFoundError:
-                    self._headings[key] = ""
-            out[key] = self._headings[key]
-        return out
+        return {key: self._heading(key)
+                for key in (f"{h.doc_id}#{section_of(h.provision_path)}" for h in hits)}
+
+    def _heading(self, section_id: str) -> str:
+        """The heading (marginal note) of one section, cached."""
+        if section_id not in self._headings:
+            try:
+                self._headings[section_id] = self.store.provision(section_id).title or ""
+            except NotFoundError:
+                self._headings[section_id] = ""
+        return self._headings[section_id]
 
     def _provision(self, doc_id: str, path: str, allowed: set[str],
                    as_of: date | None) -> Provision | None:
