@@ -21,6 +21,7 @@ from civicsetu.answer.evidence import assess, missing_quantity, missing_quantity
 from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
 from civicsetu.answer.numbers import rupee_amounts
 from civicsetu.answer.parts import PartAnswers, answering_units, fits_amount
+from civicsetu.answer.pinpoint import pinpointed, without_repeats
 from civicsetu.answer.units import (
     KEEP_RELATIVE,
     MAX_QUOTE_CHARS,
@@ -145,6 +146,12 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     if complete and chosen:
         chosen = complete_quotes(chosen, result, store, max_quotes + len(added),
                                  max_chars + sum(len(u.text) for u in added), added)
+    def read_section(doc_id: str, section: str) -> list[Provision]:
+        if (doc_id, section) not in read:
+            read[doc_id, section] = store.provisions_of_section(doc_id, section, result.as_of)
+        return read[doc_id, section]
+
+    chosen = pinpointed(without_repeats(chosen), read_section)
     titles = {d.id: d.title for d in documents}
     section_titles = _section_titles(chosen, store, result.as_of)
     citations = [_citation(u, titles, section_titles) for u in chosen]

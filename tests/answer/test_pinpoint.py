@@ -1,0 +1,60 @@
+"""Each shown passage once, under the label of the narrowest provision that holds it
+(real bundled index)."""
+
+from __future__ import annotations
+
+from civicsetu.answer.pinpoint import pinpointed, without_repeats
+from civicsetu.answer.units import Unit
+from civicsetu.engine import Engine
+from civicsetu.types import Provision
+from tests.conftest import RERA
+
+
+def _s18(bundled: Engine) -> dict[str, Provision]:
+    return {p.path: p for p in bundled.store.provisions_of_section(RERA, "s.18")}
+
+
+def _unit(p: Provision, start: int, end: int) -> Unit:
+    return Unit(p, start, end, p.text[start - p.start:end - p.start], 0, False)
+
+
+def test_a_clause_quoted_alone_is_cited_to_the_clause(bundled: Engine) -> None:
+    s18 = _s18(bundled)
+    sub, clause = s18["s.18(1)"], s18["s.18(1)(b)"]
+    # The unit a hit starting at clause (b) cuts from the sub-section's own reading.
+    (u,) = pinpointed([_unit(sub, clause.start, clause.end)],
+                      bundled.store.provisions_of_section)
+    assert u.provision.id == clause.id
+    assert u.text == clause.text[:clause.end - clause.start]
+    # A passage inside the clause that does not open it (the proviso printed after the
+    # last clause qualifies the whole sub-section) keeps the sub-section's label.
+    proviso = sub.start + sub.text.index("Provided that")
+    assert clause.start < proviso < clause.end  # the store's clause span holds it
+    (p,) = pinpointed([_unit(sub, proviso, clause.end)], bundled.store.provisions_of_section)
+    assert p.provision.id == sub.id
+    # The whole sub-section stays the sub-section.
+    (whole,) = pinpointed([_unit(sub, sub.start, sub.end)],
+                          bundled.store.provisions_of_section)
+    assert whole.provision.id == sub.id
+
+
+def test_a_passage_inside_another_quote_is_not_shown_again(bundled: Engine) -> None:
+    s18 = _s18(bundled)
+    sub, clause, other = s18["s.18(1)"], s18["s.18(1)(b)"], s18["s.18(2)"]
+    whole = _unit(sub, sub.start, sub.end)
+    part = _unit(clause, clause.start, clause.end)
+    rest = _unit(other, other.start, other.end)
+    assert without_repeats([whole, rest, part]) == [whole, rest]
+    # The quote that holds an earlier one takes its place, not the end of the list.
+    assert without_repeats([part, rest, whole]) == [whole, rest]
+
+
+def test_the_builder_question_shows_no_passage_twice(bundled: Engine) -> None:
+    answer = bundled.ask("My builder delayed possession of my flat by two years. Can I get "
+                         "my money back with interest, and where do I complain?")
+    assert not answer.abstained
+    spans = [(c.provision_id.split("#")[0], c.start, c.end) for c in answer.citations]
+    for i, (doc, start, end) in enumerate(spans):
+        for j, (doc2, start2, end2) in enumerate(spans):
+            assert i == j or doc != doc2 or not (start <= start2 and end2 <= end), \
+                (answer.citations[i].label, answer.citations[j].label)
