@@ -117,6 +117,17 @@ def test_a_plain_where_do_i_complain_part_keeps_its_section(bundled: Engine) -> 
     assert f"{RERA}#s.31" in sections and f"{RERA}#s.18" in sections
 
 
+def test_a_plain_forum_part_is_searched_with_the_statutes_words() -> None:
+    # "where do I complain?" is searched as the provision letting a person file one;
+    # "where can I take it next?" as the appeal from the decision the question tells.
+    subs = decompose("The shop refuses to replace my phone. Can I get a refund, and where "
+                     "do I complain?", [])
+    assert "may file" in subs[1].text and "may file" not in subs[0].text
+    subs = decompose("The Authority's order went against me. Where can I take it next, and "
+                     "how long do I have?", [])
+    assert "appeal" in subs[0].text and "appeal" not in subs[1].text
+
+
 def test_coverage_is_counted_in_sections() -> None:
     whole = [_hit("a", "s.1", 1.0), _hit("a", "s.2(1)", 0.9), _hit("a", "s.2(2)", 0.8),
              _hit("a", "s.3", 0.7), _hit("a", "s.4", 0.6), _hit("a", "s.5", 0.5),
