@@ -31,14 +31,21 @@ def _kinds(question: str) -> list[tuple[str, str]]:
     ("What penalty may be imposed on the officer who ignored my request?", ["penalty"]),
     ("What does the Act say about carpet area?", []),
     # plain words for a forum: the asker's "who do I complain to?" asks where, not who acts
-    ("My flat is late. Can I get my money back, and where do I complain?", ["forum"]),
+    ("My flat is late. Can I get my money back, and where do I complain?",
+     ["remedy", "forum"]),
     ("The builder stopped work. Who do I complain to?", ["forum"]),
     ("The regulator's order went against me. Where can I take it next?", ["forum"]),
     # "who decides how much?" asks who; "too late", "be fined", "have to pay" are forms too
-    ("Do I get anything for the wait, and who decides how much?", ["agent"]),
+    ("Do I get anything for the wait, and who decides how much?", ["remedy", "agent"]),
     ("I never registered the deed. Is it too late?", ["period"]),
     ("Where can I go next, and can the officer be fined?", ["forum", "penalty"]),
     ("Where do I challenge that, and do I have to pay anything first?", ["forum", "amount"]),
+    # what the asker is owed is a remedy; "which body hears that?" is where it goes
+    ("The flat is late. Do I get anything for the wait?", ["remedy"]),
+    ("Can I get my money back with interest?", ["remedy"]),
+    ("The brochure lied. Am I owed anything?", ["remedy"]),
+    ("Can I push it into insolvency, and which body hears that?", ["forum"]),
+    ("Which authority decides the fee?", ["agent"]),
 ])
 def test_the_question_form_says_what_kind_of_statement_answers(
         question: str, expected: list[str]) -> None:
@@ -100,6 +107,15 @@ def test_a_complaint_filed_with_an_authority_names_its_forum() -> None:
     assert not states("forum", consulted, "where do I complain")
     senior = _unit("may prefer an appeal to such officer who is senior in rank")
     assert states("forum", senior, "where can I go next")
+
+
+def test_what_a_party_shall_be_paid_or_is_liable_to_return_is_a_remedy() -> None:
+    paid = _unit("Provided that where an allottee does not intend to withdraw, he shall be "
+                 "paid, by the promoter, interest for every month of delay.")
+    liable = _unit("he shall be liable on demand to the allottees, in case the allottee "
+                   "wishes to withdraw from the project, to return the amount received")
+    assert states("remedy", paid) and states("remedy", liable)
+    assert not states("remedy", _unit("The promoter shall be liable for the defects."))
 
 
 def test_an_authority_with_a_clause_before_its_verb_is_an_agent() -> None:

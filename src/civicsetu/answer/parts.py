@@ -52,13 +52,17 @@ ASK_FORMS: dict[str, re.Pattern[str]] = {
         r"challenge|take|turn|approach|report)\w*\b|"
         # the asker's own "who do I complain to?", "who can I go to?": where, not who acts
         r"\bwho(?:m)?\s+(?:do|can|should|could|would|must)\s+(?:i|we)\s+(?:\w+\s+){0,2}?"
-        r"(?:complain|appeal|go|turn|apply|write|report|approach)\w*\b",
+        r"(?:complain|appeal|go|turn|apply|write|report|approach)\w*\b|"
+        # the body a matter is brought before: "which body hears that?"
+        r"\b(?:which|what)\s+(?:\w+\s+)?(?:authority|body|officer)\s+(?:hears|handles|"
+        r"deals\s+with)\b",
         re.IGNORECASE),
     # Who acts: the authority that decides, hears, appoints, or may hold an office.
     "agent": re.compile(
         r"(?:^|[,;:(]\s*|\b(?:and|or|but|compare|then|also|so)\s+)(?:who|whom)\b"
         r"(?!\s+(?:do|can|should|could|would|must)\s+(?:i|we)\b)|"
-        r"\b(?:which|what)\s+(?:\w+\s+)?(?:authority|officer|body)\b|"
+        r"\b(?:which|what)\s+(?:\w+\s+)?(?:authority|officer|body)\b"
+        r"(?!\s+(?:hears|handles|deals\s+with)\b)|"
         r"\bhow\s+(?:\w+\s+){0,2}(?:chosen|appointed|selected)\b",
         re.IGNORECASE),
     # How an order is made to bite: execution, recovery.
@@ -78,7 +82,11 @@ ASK_FORMS: dict[str, re.Pattern[str]] = {
         r"\bhow\s+(?:do|can|should|would|could)\s+(?:i|we)\s+(?:\w+\s+){0,2}(?:file|complain|"
         r"appeal|apply|claim|sue|approach|challenge|contest|object|dispute)\w*\b|"
         r"\bwhat\s+(?:can|should|could)\s+(?:i|we)\s+do\b|\b(?:my|our)\s+(?:options|remed\w*|"
-        r"next\s+steps?)\b",
+        r"next\s+steps?)\b|"
+        # what the asker is owed: "do I get anything?", "can I get my money back?"
+        r"\b(?:do|can|could|will|would|should)\s+(?:i|we)\s+get\s+(?:anything|something|"
+        r"(?:my|our|the)\s+(?:\w+\s+)?(?:back|refund\w*|compensation|interest))\b|"
+        r"\b(?:am|are)\s+(?:i|we)\s+(?:owed|entitled)\b|\bwhat\s+(?:do|can|will)\s+(?:i|we)\s+get\b",
         re.IGNORECASE),
     "penalty": re.compile(
         r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:punishment|penalt\w*|sentence)\b|"
@@ -96,7 +104,11 @@ STATES: dict[str, re.Pattern[str]] = {
                             r"\bmay\s+(?:\w+\s+)?(?:direct|condone|extend|allow|entertain|"
                             r"exempt|relax)\b|\bsufficient\s+cause\b", re.IGNORECASE),
     "remedy": re.compile(r"\bmay\s+(?:\w+\s+){0,2}(?:file|prefer|make|apply|approach|"
-                         r"institute)\b|\bentitled\s+to\b", re.IGNORECASE),
+                         r"institute)\b|\bentitled\s+to\b|"
+                         # what is owed: "he shall be paid ... interest", "liable ... to return"
+                         r"\bshall\s+be\s+(?:paid|compensated|returned|refunded)\b|"
+                         r"\bliable\b[^.;:]{0,160}?\bto\s+(?:return|refund|pay|compensate)\b",
+                         re.IGNORECASE),
     "penalty": re.compile(r"\b(?:imprisonment|punishable|penalty|fine)\b", re.IGNORECASE),
 }
 # An authority the provision directs to or gives the power ("an appeal to the High Court",
@@ -127,7 +139,7 @@ _FORM_WORDS = frozenset("""
 how fast soon quickly long much many deadline deadlines time limit limits within period
 maximum minimum max percentage forum court body bench chosen appointed selected
 punishment penalty penalties sentence enforced enforce leeway exception extension
-compare versus each first next steps both days
+compare versus each first next steps both days anything something
 """.split())  # noqa: SIM905 - a word list reads better as text
 # A context word (a party of the dispute) counts this much against a part's own words.
 ACTOR_WEIGHT = 0.5
