@@ -43,6 +43,8 @@ def _kinds(question: str) -> list[tuple[str, str]]:
     # what the asker is owed is a remedy; "which body hears that?" is where it goes
     ("The flat is late. Do I get anything for the wait?", ["remedy"]),
     ("Can I get my money back with interest?", ["remedy"]),
+    ("The landlord kept my deposit. Can I get it back?", ["remedy"]),
+    ("The phone is faulty. Can I get a refund?", ["remedy"]),
     ("The brochure lied. Am I owed anything?", ["remedy"]),
     ("Can I push it into insolvency, and which body hears that?", ["forum"]),
     ("Which authority decides the fee?", ["agent"]),

@@ -85,7 +85,8 @@ ASK_FORMS: dict[str, re.Pattern[str]] = {
         r"next\s+steps?)\b|"
         # what the asker is owed: "do I get anything?", "can I get my money back?"
         r"\b(?:do|can|could|will|would|should)\s+(?:i|we)\s+get\s+(?:anything|something|"
-        r"(?:my|our|the)\s+(?:\w+\s+)?(?:back|refund\w*|compensation|interest))\b|"
+        r"(?:it|them)\s+back|(?:my|our|the|a|an|any)\s+(?:\w+\s+)?(?:back|refund\w*|"
+        r"compensation|interest))\b|"
         r"\b(?:am|are)\s+(?:i|we)\s+(?:owed|entitled)\b|\bwhat\s+(?:do|can|will)\s+(?:i|we)\s+get\b",
         re.IGNORECASE),
     "penalty": re.compile(
