@@ -30,6 +30,24 @@ def _kinds(question: str) -> list[tuple[str, str]]:
     # "who" as a relative pronoun asks nothing
     ("What penalty may be imposed on the officer who ignored my request?", ["penalty"]),
     ("What does the Act say about carpet area?", []),
+    # plain words for a forum: the asker's "who do I complain to?" asks where, not who acts
+    ("My flat is late. Can I get my money back, and where do I complain?",
+     ["remedy", "forum"]),
+    ("The builder stopped work. Who do I complain to?", ["forum"]),
+    ("The regulator's order went against me. Where can I take it next?", ["forum"]),
+    # "who decides how much?" asks who; "too late", "be fined", "have to pay" are forms too
+    ("Do I get anything for the wait, and who decides how much?", ["remedy", "agent"]),
+    ("I never registered the deed. Is it too late?", ["period"]),
+    ("Where can I go next, and can the officer be fined?", ["forum", "penalty"]),
+    ("Where do I challenge that, and do I have to pay anything first?", ["forum", "amount"]),
+    # what the asker is owed is a remedy; "which body hears that?" is where it goes
+    ("The flat is late. Do I get anything for the wait?", ["remedy"]),
+    ("Can I get my money back with interest?", ["remedy"]),
+    ("The landlord kept my deposit. Can I get it back?", ["remedy"]),
+    ("The phone is faulty. Can I get a refund?", ["remedy"]),
+    ("The brochure lied. Am I owed anything?", ["remedy"]),
+    ("Can I push it into insolvency, and which body hears that?", ["forum"]),
+    ("Which authority decides the fee?", ["agent"]),
 ])
 def test_the_question_form_says_what_kind_of_statement_answers(
         question: str, expected: list[str]) -> None:
@@ -78,6 +96,35 @@ def test_a_definition_names_no_forum_or_agent() -> None:
                  "which is controlled by the Central Government, the Central Government;")
     assert not states("agent", unit, "which authority decides?")
     assert not states("forum", unit, "where do I appeal?")
+
+
+def test_a_complaint_filed_with_an_authority_names_its_forum() -> None:
+    # "file a complaint with the Authority" sends the complaint there, as "to the" does;
+    # "in consultation with the Government" sends nothing anywhere.
+    filed = _unit("Any aggrieved person may file a complaint with the Authority or the "
+                  "adjudicating officer, as the case may be, for any violation of this Act.")
+    assert states("forum", filed, "where do I complain")
+    consulted = _unit("The Authority shall appoint, in consultation with the appropriate "
+                      "Government, one or more officers.")
+    assert not states("forum", consulted, "where do I complain")
+    senior = _unit("may prefer an appeal to such officer who is senior in rank")
+    assert states("forum", senior, "where can I go next")
+
+
+def test_what_a_party_shall_be_paid_or_is_liable_to_return_is_a_remedy() -> None:
+    paid = _unit("Provided that where an allottee does not intend to withdraw, he shall be "
+                 "paid, by the promoter, interest for every month of delay.")
+    liable = _unit("he shall be liable on demand to the allottees, in case the allottee "
+                   "wishes to withdraw from the project, to return the amount received")
+    assert states("remedy", paid) and states("remedy", liable)
+    assert not states("remedy", _unit("The promoter shall be liable for the defects."))
+
+
+def test_an_authority_with_a_clause_before_its_verb_is_an_agent() -> None:
+    unit = _unit("(1) If any document is not presented in time, the Registrar, in cases "
+                 "where the delay does not exceed four months, may direct that it be "
+                 "accepted for registration.")
+    assert states("agent", unit, "who can still let me register it")
 
 
 def test_one_unit_stating_all_a_part_asks_replaces_the_partial_ones() -> None:
@@ -178,3 +225,13 @@ def test_a_one_part_question_gets_no_part_answers(bundled: Engine) -> None:
     answer = bundled.ask("How many months of free maintenance must a builder provide after "
                          "handing over possession?")
     assert all(c.provision_id != f"{RERA}#s.17(1)" for c in answer.citations)
+
+
+@pytest.mark.slow
+def test_where_do_i_complain_is_answered_beside_the_refund(bundled: Engine) -> None:
+    # The lead's plain-words question: only s.18(1) (the refund) was quoted; the complaint
+    # to the Authority (s.31(1)) was retrieved 8th and never stated a forum.
+    answer = bundled.ask("My builder delayed possession of my flat by two years. Can I get "
+                         "my money back with interest, and where do I complain?")
+    cited = [c.provision_id for c in answer.citations]
+    assert f"{RERA}#s.18(1)" in cited and f"{RERA}#s.31(1)" in cited

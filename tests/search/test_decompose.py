@@ -1,5 +1,7 @@
 """Decomposition keeps the question's context; coverage-aware fusion places every part."""
 
+from dataclasses import replace
+
 import pytest
 
 from civicsetu.engine import Engine
@@ -89,6 +91,41 @@ def test_a_part_missing_from_the_top_gets_a_place_after_the_leader() -> None:
     fused = _paths(coverage_fuse(whole, [covered, uncovered]))
     assert fused[:3] == ["s.1", "s.2", "s.40"]
     assert "s.30" not in fused[:5] and "s.41" in fused
+
+
+def test_a_definition_does_not_show_that_a_part_is_answered() -> None:
+    whole = [_hit("a", f"s.{i}", 1 / i) for i in range(1, 11)]
+    asked = [_hit("a", "s.1", 1.0)]
+    # "where do I complain": its party words find the definition of "apartment" (s.2),
+    # which is in the top five; its own best (s.31) is placed all the same.
+    defined = replace(_hit("a", "s.2(e)", 0.8), text='(e) "apartment" whether called '
+                      "block, chamber, dwelling unit, flat, ... means a separate part")
+    complain = [_hit("a", "s.31(1)", 1.0), defined, _hit("a", "s.71", 0.6)]
+    assert _paths(coverage_fuse(whole, [asked, complain]))[:3] == ["s.1", "s.2", "s.31(1)"]
+    # The same section, a rule and not a definition, covers the part.
+    rule = [_hit("a", "s.31(1)", 1.0), _hit("a", "s.2(e)", 0.8), _hit("a", "s.71", 0.6)]
+    assert "s.31(1)" not in _paths(coverage_fuse(whole, [asked, rule]))[:5]
+
+
+@pytest.mark.slow
+def test_a_plain_where_do_i_complain_part_keeps_its_section(bundled: Engine) -> None:
+    q = ("My builder delayed possession of my flat by two years. Can I get my money back "
+         "with interest, and where do I complain?")
+    result, subs = search_decomposed(bundled.searcher, q, k=10)
+    assert len(subs) == 2
+    sections = list(dict.fromkeys(h.provision_id.split("(")[0] for h in result.hits))[:5]
+    assert f"{RERA}#s.31" in sections and f"{RERA}#s.18" in sections
+
+
+def test_a_plain_forum_part_is_searched_with_the_statutes_words() -> None:
+    # "where do I complain?" is searched as the provision letting a person file one;
+    # "where can I take it next?" as the appeal from the decision the question tells.
+    subs = decompose("The shop refuses to replace my phone. Can I get a refund, and where "
+                     "do I complain?", [])
+    assert "may file" in subs[1].text and "may file" not in subs[0].text
+    subs = decompose("The Authority's order went against me. Where can I take it next, and "
+                     "how long do I have?", [])
+    assert "appeal" in subs[0].text and "appeal" not in subs[1].text
 
 
 def test_coverage_is_counted_in_sections() -> None:

@@ -37,23 +37,32 @@ ASK_FORMS: dict[str, re.Pattern[str]] = {
         r"\bhow\s+(?:fast|soon|quickly|long)\b|\bby\s+when\b|\bhow\s+much\s+time\b|"
         r"\bwithin\s+(?:what|which|how)\b|\bdeadlines?\b|\btime[\s-]+limits?\b|"
         r"\bhow\s+many\s+(?:days|weeks|months|years)\b|\blimitation\s+period\b|"
-        r"\bwhen\s+(?:must|should|does|do|will)\s+(?:\w+\s+){0,3}(?:expire|lapse|end)\b",
+        r"\bwhen\s+(?:must|should|does|do|will)\s+(?:\w+\s+){0,3}(?:expire|lapse|end)\b|"
+        r"\btoo\s+late\b",
         re.IGNORECASE),
     "amount": re.compile(
         r"\bhow\s+much\b(?!\s+time)|\b(?:maximum|minimum|max)\s+(?:\w+\s+)?(?:fine|penalty|"
         r"amount|compensation|fee)\b|\b(?:pre-?)?deposit\b|\bwhat\s+percentage\b|"
-        r"\bhow\s+many\s+(?:rupees|per\s*cent)\b",
+        r"\bhow\s+many\s+(?:rupees|per\s*cent)\b|\b(?:have|need)\s+to\s+pay\b",
         re.IGNORECASE),
     # Where a matter goes: the forum an appeal or a complaint lies to.
     "forum": re.compile(
         r"\b(?:which|what)\s+(?:\w+\s+)?(?:forum|court|commission|tribunal|bench)\b|"
         r"\bto\s+whom\b|\bwhere\s+(?:\w+\s+){0,4}(?:appeal|complain|file|go|goes|lie|lies|"
-        r"challenge)\w*\b",
+        r"challenge|take|turn|approach|report)\w*\b|"
+        # the asker's own "who do I complain to?", "who can I go to?": where, not who acts
+        r"\bwho(?:m)?\s+(?:do|can|should|could|would|must)\s+(?:i|we)\s+(?:\w+\s+){0,2}?"
+        r"(?:complain|appeal|go|turn|apply|write|report|approach)\w*\b|"
+        # the body a matter is brought before: "which body hears that?"
+        r"\b(?:which|what)\s+(?:\w+\s+)?(?:authority|body|officer)\s+(?:hears|handles|"
+        r"deals\s+with)\b",
         re.IGNORECASE),
     # Who acts: the authority that decides, hears, appoints, or may hold an office.
     "agent": re.compile(
-        r"(?:^|[,;:(]\s*|\b(?:and|or|but|compare|then|also|so)\s+)(?:who|whom)\b|"
-        r"\b(?:which|what)\s+(?:\w+\s+)?(?:authority|officer|body)\b|"
+        r"(?:^|[,;:(]\s*|\b(?:and|or|but|compare|then|also|so)\s+)(?:who|whom)\b"
+        r"(?!\s+(?:do|can|should|could|would|must)\s+(?:i|we)\b)|"
+        r"\b(?:which|what)\s+(?:\w+\s+)?(?:authority|officer|body)\b"
+        r"(?!\s+(?:hears|handles|deals\s+with)\b)|"
         r"\bhow\s+(?:\w+\s+){0,2}(?:chosen|appointed|selected)\b",
         re.IGNORECASE),
     # How an order is made to bite: execution, recovery.
@@ -73,11 +82,16 @@ ASK_FORMS: dict[str, re.Pattern[str]] = {
         r"\bhow\s+(?:do|can|should|would|could)\s+(?:i|we)\s+(?:\w+\s+){0,2}(?:file|complain|"
         r"appeal|apply|claim|sue|approach|challenge|contest|object|dispute)\w*\b|"
         r"\bwhat\s+(?:can|should|could)\s+(?:i|we)\s+do\b|\b(?:my|our)\s+(?:options|remed\w*|"
-        r"next\s+steps?)\b",
+        r"next\s+steps?)\b|"
+        # what the asker is owed: "do I get anything?", "can I get my money back?"
+        r"\b(?:do|can|could|will|would|should)\s+(?:i|we)\s+get\s+(?:anything|something|"
+        r"(?:it|them)\s+back|(?:my|our|the|a|an|any)\s+(?:\w+\s+)?(?:back|refund\w*|"
+        r"compensation|interest))\b|"
+        r"\b(?:am|are)\s+(?:i|we)\s+(?:owed|entitled)\b|\bwhat\s+(?:do|can|will)\s+(?:i|we)\s+get\b",
         re.IGNORECASE),
     "penalty": re.compile(
         r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:punishment|penalt\w*|sentence)\b|"
-        r"\bpunish\w*\b|\bimprison\w*\b|\bjail\b|\bprosecut\w*\b",
+        r"\bpunish\w*\b|\bimprison\w*\b|\bjail\b|\bprosecut\w*\b|\bfined\b",
         re.IGNORECASE),
 }
 # The statements of each kind (matched on a unit's text in canonical number form).
@@ -91,7 +105,11 @@ STATES: dict[str, re.Pattern[str]] = {
                             r"\bmay\s+(?:\w+\s+)?(?:direct|condone|extend|allow|entertain|"
                             r"exempt|relax)\b|\bsufficient\s+cause\b", re.IGNORECASE),
     "remedy": re.compile(r"\bmay\s+(?:\w+\s+){0,2}(?:file|prefer|make|apply|approach|"
-                         r"institute)\b|\bentitled\s+to\b", re.IGNORECASE),
+                         r"institute)\b|\bentitled\s+to\b|"
+                         # what is owed: "he shall be paid ... interest", "liable ... to return"
+                         r"\bshall\s+be\s+(?:paid|compensated|returned|refunded)\b|"
+                         r"\bliable\b[^.;:]{0,160}?\bto\s+(?:return|refund|pay|compensate)\b",
+                         re.IGNORECASE),
     "penalty": re.compile(r"\b(?:imprisonment|punishable|penalty|fine)\b", re.IGNORECASE),
 }
 # An authority the provision directs to or gives the power ("an appeal to the High Court",
@@ -101,10 +119,17 @@ _AUTHORITY = (r"(?:Authority|Tribunal|Commission|Court|[Oo]fficer|Registrar|Coll
               r"Magistrate|Government|Committee|Board|Bench|Chairperson|Commissioner)\b")
 _NAMED = r"(?P<name>(?:[\w-]+\s+){0,2}" + _AUTHORITY + r")"
 _DIRECTED = {
-    "forum": re.compile(r"\b(?:to|before)\s+(?:the|a|an)\s+" + _NAMED),
+    # "an appeal to the State Commission", "before such officer"; "with" only after a
+    # filing verb ("file a complaint with the Authority", "may be filed with a District
+    # Commission"): "in consultation with the Government" sends nothing there.
+    "forum": re.compile(r"(?:\b(?:to|before)\s+(?:the|a|an|such)\s+|"
+                        r"\b(?:fil(?:e|ed|ing)|lodged?|made|make|preferred|presented)\s+"
+                        r"(?:(?:a|an|the|his|her|its|such|any)\s+)?(?:\w+\s+)?"
+                        r"with\s+(?:the|a|an)\s+)" + _NAMED),
     "agent": re.compile(r"\b(?:by|be|been)\s+(?:the|a|an)\s+" + _NAMED + r"|"
                         r"\b(?:[Tt]he|[Aa]n?)\s+(?P<subject>(?:[\w-]+\s+){0,2}" + _AUTHORITY
-                        + r")\s+(?:shall|may)\b"),
+                        # "the Registrar, in cases where the delay ..., may direct"
+                        + r")(?:\s*,[^,;:.]{1,100},)?\s+(?:shall|may)\b"),
 }
 _WORD = re.compile(r"[a-z0-9]+")
 # A definition clause: '(a) "appropriate Government" means ...'.
@@ -115,7 +140,7 @@ _FORM_WORDS = frozenset("""
 how fast soon quickly long much many deadline deadlines time limit limits within period
 maximum minimum max percentage forum court body bench chosen appointed selected
 punishment penalty penalties sentence enforced enforce leeway exception extension
-compare versus each first next steps both days
+compare versus each first next steps both days anything something
 """.split())  # noqa: SIM905 - a word list reads better as text
 # A context word (a party of the dispute) counts this much against a part's own words.
 ACTOR_WEIGHT = 0.5
@@ -134,6 +159,10 @@ class Ask:
     refers: bool = False  # it points back at an earlier part's answer ("if I lose there")
 
 
+# The amount as what an agent decides ("who decides how much?").
+_DECIDES_HOW_MUCH = re.compile(r"\b(?:decides?|determines?|fix(?:es)?|assess(?:es)?|sets?|"
+                               r"calculates?|works?\s+out)\s+how\s+much\b(?!\s+time)",
+                               re.IGNORECASE)
 # A part that points back at the forum or authority an earlier part asked for.
 _BACK_REFERENCE = re.compile(r"\bthere\b|\b(?:that|this|the\s+same)\s+(?:forum|commission|court|"
                              r"tribunal|authority|officer|body|bench)\b", re.IGNORECASE)
@@ -167,6 +196,8 @@ def asks(question: str, names: Callable[[str], list[str]] | None = None) -> list
     for i, part in enumerate(parts):
         asking = _asking_sentence(part) if i == 0 else part
         kinds = [k for k, form in ASK_FORMS.items() if form.search(asking)]
+        if "agent" in kinds and _DECIDES_HOW_MUCH.search(asking):
+            kinds.remove("amount")  # "who decides how much?" asks who, not how much
         if not kinds and _CONDITION.match(part) and i + 1 < len(parts):
             carry = f"{carry} {part}"
             continue

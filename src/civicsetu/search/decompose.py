@@ -277,7 +277,11 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
     for i, (ranked, best) in enumerate(zip(parts, bests, strict=True)):
         if not best or i in covered:
             continue
-        if not distinct and any(k in top or k in placed for k in best):
+        # A definition the part's party words found ('"apartment" means ...') does not
+        # show that the part is answered; its own best section may still be placed.
+        defined = _defined_sections(ranked)
+        if not distinct and any((k in top or k in placed) and
+                                (k not in defined or k == best[0]) for k in best):
             continue
         pick = next((k for k in best if k not in covered.values()), best[0])
         if pick in top or pick in placed:
@@ -294,6 +298,15 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
         if not h.pinned:
             h.score = top_score / (1 + i * 0.01)
     return ordered
+
+
+# A definition clause opens with the quoted term it defines: '(e) "apartment" ... means'.
+_DEFINITION = re.compile(r"^\W*(?:\(\w+\)\s*)*[\"“'‘][^\"”’']{1,80}[\"”'’]")
+
+
+def _defined_sections(hits: list[Hit]) -> set[str]:
+    """The sections whose first hit in ``hits`` is a definition clause."""
+    return {key for key, h in _first_per_section(hits) if _DEFINITION.match(h.text)}
 
 
 def _first_per_section(hits: list[Hit]) -> list[tuple[str, Hit]]:

@@ -121,7 +121,14 @@ QUESTION_FOCUS: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("within", "period", "days")),
     # Whether / where a complaint may be made: the provision that lets a person file it.
     (r"\b(?:allow\w*|permit\w*|can|may|entitled|right\s+to)\b.{0,25}\bcomplain\w*\b|"
-     r"\b(?:file|lodge)\w*\s+(?:a\s+|my\s+|the\s+)?complaint\b", ("may file", "filed")),
+     r"\b(?:file|lodge)\w*\s+(?:a\s+|my\s+|the\s+)?complaint\b|"
+     # the asker's "where do I complain?", "who do I complain to?"
+     r"\b(?:where|who|whom)\s+(?:\w+\s+){0,3}complain\w*\b", ("may file", "filed")),
+    # Where a decision goes next, in plain words ("where can I take it next?", "where do I
+    # go to challenge that?"): the provision on the appeal from it.
+    (r"\bwhere\s+(?:\w+\s+){0,3}(?:go|take|turn)\b(?:\s+\w+){0,2}?\s+(?:next|from\s+here|"
+     r"to\s+(?:challenge|contest|dispute))\b|\bwhere\s+(?:\w+\s+){0,3}"
+     r"(?:challenge|contest)\w*\b", ("appeal", "prefer an appeal")),
     # How one law stands to another: overrides it, excludes it, or adds to it (c13).
     (r"\b(?:overrid\w*|exclud\w*|oust\w*|prevail\w*|derogat\w*|relat\w*\s+to|bars?|"
      r"supersed\w*|displac\w*|(?:shut|rule)s?\s+out|takes?\s+away)\b"
