@@ -25,6 +25,7 @@ CONFIGS: dict[str, dict[str, bool]] = {
     "decomposition off": {"decompose": False},
     "comparison sides off": {"compare_sides": False},
     "quoted definitions off": {"quoted_definitions": False},
+    "graph in edge order, on intent words only": {"graph_relevance": False},
     "learned reranker on": {"rerank": True},
     "complete answers and quantity check off": {"complete_answers": False,
                                                 "quantity_check": False},
