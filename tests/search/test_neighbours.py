@@ -26,7 +26,7 @@ def test_neighbours_include_what_cites_a_sub_section_and_skip_rule_making(
     searcher = bundled.searcher
     allowed = {d.id for d in searcher.documents}
     ids = neighbour_ids(bundled.store, [_seed(bundled, f"{RERA}#s.18(1)")], allowed,
-                        searcher._heading)
+                        searcher.headings)
     assert f"{RERA}#s.71(1)" in ids
     assert not [i for i in ids if section_of(i.split("#")[1]) in ("s.84", "s.18")]
 
@@ -41,7 +41,7 @@ def test_the_neighbour_that_answers_ranks_first(bundled: Engine) -> None:
     analysis = searcher.search(question).analysis
     vector = bundled.embedder.embed_query(question)
     ranked = ranked_neighbours(bundled.store, searcher.relevance, analysis, vector,
-                               [_seed(bundled, f"{RTI}#s.7(1)")], allowed, searcher._heading)
+                               [_seed(bundled, f"{RTI}#s.7(1)")], allowed, searcher.headings)
     assert section_of(ranked[0].split("#")[1]) == "s.20"
 
 

@@ -29,6 +29,7 @@ from civicsetu.search.graph_expand import (
     graph_list,
     wants_graph,
 )
+from civicsetu.search.headings import SectionHeadings
 from civicsetu.search.neighbours import Relevance, ranked_neighbours
 from civicsetu.search.parties import others_after
 from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query, normalized
@@ -83,7 +84,7 @@ class Searcher:
         self._aliases: AliasTable | None = None
         self._reranker: Reranker | None = None
         self._relevance: Relevance | None = None
-        self._headings: dict[str, str] = {}
+        self.headings = SectionHeadings(store)
 
     @property
     def reranker(self) -> Reranker:
@@ -119,7 +120,7 @@ class Searcher:
         self._router = None
         self._aliases = None
         self._relevance = None
-        self._headings = {}
+        self.headings = SectionHeadings(self.store)
 
     @property
     def router(self) -> Router:
@@ -203,7 +204,7 @@ class Searcher:
         if mode == "hybrid" and rerank:
             hits = self.reranker.rerank(analysis, lists, query_vector, hits)
         if self.settings.party_headings:
-            hits = others_after(analysis.query, hits, self._headings_of(hits[:40]))
+            hits = others_after(analysis.query, hits, self.headings.of(hits[:40]))
         named = [d for d in analysis.named_docs if d in allowed]
         if named:
             # A named Act and one only implied ("RERA or the consumer commission") are
@@ -403,7 +404,7 @@ class Searcher:
                            seeds: list[Hit], allowed: set[str]) -> list[str]:
         """The seeds' citation-graph neighbours, best first for the question."""
         return ranked_neighbours(self.store, self.relevance, analysis, query_vector, seeds,
-                                 allowed, self._heading)
+                                 allowed, self.headings)
 
     def _provision_hit(self, doc_id: str, path: str, allowed: set[str],
                        fetched: dict[int, ChunkRow], as_of: date | None, score: float,
@@ -418,20 +419,6 @@ class Searcher:
         return Hit(chunk_id=row.id, doc_id=doc_id, provision_path=provision.path,
                    text=provision.text, start=provision.start, end=provision.end,
                    score=score, sources={source: 1.0}, rowid=row.rowid)
-
-    def _headings_of(self, hits: list[Hit]) -> dict[str, str]:
-        """Section id -> heading (marginal note) for the sections of ``hits``, cached."""
-        return {key: self._heading(key)
-                for key in (f"{h.doc_id}#{section_of(h.provision_path)}" for h in hits)}
-
-    def _heading(self, section_id: str) -> str:
-        """The heading (marginal note) of one section, cached."""
-        if section_id not in self._headings:
-            try:
-                self._headings[section_id] = self.store.provision(section_id).title or ""
-            except NotFoundError:
-                self._headings[section_id] = ""
-        return self._headings[section_id]
 
     def _provision(self, doc_id: str, path: str, allowed: set[str],
                    as_of: date | None) -> Provision | None:

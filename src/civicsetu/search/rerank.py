@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from civicsetu.errors import NotFoundError
+from civicsetu.search.headings import SectionHeadings
 from civicsetu.search.query import QueryAnalysis
 from civicsetu.search.routing import stem
 from civicsetu.store.base import Store
@@ -117,7 +118,7 @@ class Reranker:
         self.model_id = model_id
         self.model = model
         self.recorder: Recorder | None = None  # training: sees every candidate list
-        self._headings: dict[str, str] = {}
+        self._heading = SectionHeadings(store)
         self._df: dict[str, int] = {}
         self._chunks: int | None = None
         self._row_of: dict[int, int] | None = None
@@ -216,14 +217,6 @@ class Reranker:
             if path:
                 out.add(f"{doc_id}#{section_of(path)}")
         return out - own
-
-    def _heading(self, section_id: str) -> str:
-        if section_id not in self._headings:
-            try:
-                self._headings[section_id] = self.store.provision(section_id).title or ""
-            except NotFoundError:
-                self._headings[section_id] = ""
-        return self._headings[section_id]
 
     def _idf(self, terms: list[str]) -> dict[str, float]:
         missing = [t for t in terms if t not in self._df]
