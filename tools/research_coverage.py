@@ -5,6 +5,8 @@
 
 Coverage is the share of a question's gold sections that the answer's citations quote,
 averaged over the selected answerable questions (the bundled index in CIVICSETU_HOME).
+``--per-question`` also prints one line per question (id, plain and research coverage),
+to compare two runs.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dataset", type=Path)
     parser.add_argument("--types", default="multi_hop,comparison")
+    parser.add_argument("--per-question", action="store_true",
+                        help="also print each question's id and both coverages")
     args = parser.parse_args()
     types = set(args.types.split(","))
     rows = [r for r in load_dataset(args.dataset)
@@ -41,6 +45,9 @@ def main() -> None:
                                       [c.provision_id for c in r.citations]))
             n_plain.append(len(a.citations))
             n_research.append(len(r.citations))
+            if args.per_question:
+                print(json.dumps({"id": row["id"], "plain": round(plain[-1], 3),
+                                  "research": round(research[-1], 3)}))
     print(json.dumps({"questions": len(rows),
                       "plain_coverage": round(sum(plain) / len(rows), 3),
                       "research_coverage": round(sum(research) / len(rows), 3),
