@@ -14,19 +14,19 @@ half the Act) count only when a seed cites them.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from civicsetu.search.chunk_stats import ChunkStats
+from civicsetu.search.graph_expand import EDGE_TYPES
 from civicsetu.search.query import QueryAnalysis
 from civicsetu.search.routing import stem
 from civicsetu.store.base import Store
 from civicsetu.types import Hit, section_of, split_provision_id
 
-EDGE_TYPES = ("REFERENCES", "DERIVED_FROM")
 SECTION_PARTS = 40  # sub-provisions of a seed's section whose edges are followed
 PART_EDGES = ("HAS_PART",)
 PART_DEPTH = 4  # section > sub-section > clause > sub-clause > item
@@ -79,11 +79,7 @@ class Relevance:
     the document frequencies and the vector rows it looks up are cached per process."""
 
     def __init__(self, store: Store, model_id: str) -> None:
-        self.store = store
-        self.model_id = model_id
-        self._row_of: dict[int, int] | None = None
-        self._df: dict[str, int] = {}
-        self._chunks = 0
+        self._stats = ChunkStats(store, model_id)
 
     def rank(self, analysis: QueryAnalysis, query_vector: npt.NDArray[np.float32] | None,
              rowids: Sequence[int], texts: Sequence[str], seed_text: str) -> list[int]:
@@ -99,36 +95,16 @@ class Relevance:
         terms = [t for t in dict.fromkeys(analysis.terms) if not t.isdigit()]
         seed_stems = {stem(w) for w in _WORD.findall(seed_text)}
         rest = [t for t in terms if stem(t) not in seed_stems] or terms
-        idf = self._idf(rest)
+        idf = self._stats.idf(rest)
         weights = {stem(t): idf[t] for t in rest}
         total = sum(weights.values()) or 1.0
-        cosines = self._cosines(query_vector, rowids)
+        cosines = self._stats.cosines(query_vector, rowids)
         out = []
         for cosine, text in zip(cosines, texts, strict=True):
             held = {stem(w) for w in _WORD.findall(text)}
             share = sum(v for s, v in weights.items() if s in held) / total
-            out.append(cosine + LEXICAL_WEIGHT * share)
+            out.append(float(cosine) + LEXICAL_WEIGHT * share)
         return out
-
-    def _idf(self, terms: list[str]) -> dict[str, float]:
-        missing = [t for t in terms if t not in self._df]
-        if missing:
-            found = self.store.term_document_frequency(missing)
-            self._df.update({t: found.get(t, 0) for t in missing})
-        if not self._chunks:
-            self._chunks = max(self.store.chunk_count(), 1)
-        return {t: math.log((self._chunks + 1) / (self._df[t] + 1)) for t in terms}
-
-    def _cosines(self, query_vector: npt.NDArray[np.float32] | None,
-                 rowids: Sequence[int]) -> list[float]:
-        if query_vector is None:
-            return [0.0] * len(rowids)
-        index = self.store.vector_index(self.model_id)
-        if self._row_of is None or len(self._row_of) != len(index.rowids):
-            self._row_of = {int(r): i for i, r in enumerate(np.asarray(index.rowids))}
-        q = np.asarray(query_vector, dtype=np.float32).reshape(-1)
-        rows = [self._row_of.get(r) for r in rowids]
-        return [float(index.matrix[i] @ q) if i is not None else 0.0 for i in rows]
 
 
 def ranked_neighbours(store: Store, relevance: Relevance, analysis: QueryAnalysis,

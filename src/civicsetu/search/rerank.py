@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from civicsetu.errors import NotFoundError
+from civicsetu.search.chunk_stats import ChunkStats
 from civicsetu.search.headings import SectionHeadings
 from civicsetu.search.query import QueryAnalysis
 from civicsetu.search.routing import stem
@@ -119,9 +120,7 @@ class Reranker:
         self.model = model
         self.recorder: Recorder | None = None  # training: sees every candidate list
         self._heading = SectionHeadings(store)
-        self._df: dict[str, int] = {}
-        self._chunks: int | None = None
-        self._row_of: dict[int, int] | None = None
+        self._stats = ChunkStats(store, model_id)
 
     def rerank(self, analysis: QueryAnalysis, lists: Sequence[Sequence[int]],
                query_vector: npt.NDArray[np.float32] | None, hits: list[Hit]) -> list[Hit]:
@@ -151,13 +150,13 @@ class Reranker:
         """One row of ``FEATURES`` per hit."""
         query = analysis.query
         terms = [t for t in analysis.terms if not t.isdigit()]
-        idf = self._idf(terms)
+        idf = self._stats.idf(terms)
         q_stems = {stem(_joined(t)): idf[t] for t in terms}
         q_total = sum(q_stems.values()) or 1.0
         exp = {stem(w) for e in analysis.expansions for w in _WORD.findall(e) if len(w) > 2}
         bm25 = _section_ranks(lists[0], hits) if lists else {}
         dense = _section_ranks(lists[1], hits) if len(lists) > 1 else {}
-        cos = self._cosines(query_vector, hits)
+        cos = self._stats.cosines(query_vector, [h.rowid for h in hits])
         best_cos = float(cos.max()) if len(cos) else 0.0
         top_docs = [h.doc_id for h in hits[:10]]
         sections = [f"{h.doc_id}#{section_of(h.provision_path)}" for h in hits]
@@ -217,30 +216,6 @@ class Reranker:
             if path:
                 out.add(f"{doc_id}#{section_of(path)}")
         return out - own
-
-    def _idf(self, terms: list[str]) -> dict[str, float]:
-        missing = [t for t in terms if t not in self._df]
-        if missing:
-            self._df.update(self.store.term_document_frequency(missing))
-        if self._chunks is None:
-            self._chunks = max(self.store.chunk_count(), 1)
-        n = self._chunks
-        return {t: math.log((n + 1) / (self._df.get(t, 0) + 1)) for t in terms}
-
-    def _cosines(self, query_vector: npt.NDArray[np.float32] | None,
-                 hits: list[Hit]) -> npt.NDArray[np.float64]:
-        if query_vector is None:
-            return np.zeros(len(hits))
-        index = self.store.vector_index(self.model_id)
-        if self._row_of is None or len(self._row_of) != len(index.rowids):
-            self._row_of = {int(r): i for i, r in enumerate(np.asarray(index.rowids))}
-        q = np.asarray(query_vector, dtype=np.float32).reshape(-1)
-        out = np.zeros(len(hits))
-        for i, h in enumerate(hits):
-            row = self._row_of.get(h.rowid) if h.rowid is not None else None
-            if row is not None:
-                out[i] = float(index.matrix[row] @ q)
-        return out
 
 
 def _joined(text: str) -> str:
