@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from civicsetu.agent.research import Researcher, plan, select_choice
+from civicsetu.agent.research import OWN_LEAD, Researcher, plan, select_choice
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.ingest.pipeline import SourceSpec
 from civicsetu.search.decompose import decompose
+from civicsetu.search.hybrid import SearchFilters
 from civicsetu.types import Citation
 from tests.store.test_graph import ACT
 
@@ -78,3 +79,22 @@ def test_research_quotes_everything_a_plain_answer_quotes_and_adds_to_it(
     assert len(researched) > len(plain)
     # The whole question's step comes first: its quotes lead the research answer.
     assert set(researched[:len(plain)]) == set(plain)
+
+
+@pytest.mark.slow
+def test_a_later_steps_own_best_provisions_come_before_graph_neighbours(
+        bundled_home: Path) -> None:
+    # The step "can I ask for a reference to the court" finds s.64(1), the reference to the
+    # Authority, in its own top three; pooling its three searches lifted the graph
+    # neighbours of s.33 (corrections to an award) over it, and s.33 was quoted instead.
+    question = ("The land was acquired for a highway. How is compensation decided, and can "
+                "I ask for a reference to the court?")
+    with Engine(Settings(home=bundled_home)) as engine:
+        run = engine.research(question)
+        searcher = engine.agent(None).searcher
+        step = run.steps[1]
+        doc = run.answer.citations[0].provision_id.partition("#")[0]
+        own = [h.provision_id for h in searcher.search(
+            step.queries[0], k=10, filters=SearchFilters(doc_ids=[doc]), graph=False).hits]
+    assert own.index(f"{doc}#s.64(1)") < OWN_LEAD
+    assert any(c.provision_id.endswith("#s.64(1)") for c in run.answer.citations)

@@ -74,3 +74,18 @@ def test_a_routed_question_keeps_part_of_another_acts_vote(
     question = "Under RERA, when must the builder refund me, and who decides my compensation?"
     decompose.search_decomposed(bundled.searcher, question, k=10)
     assert seen == [bundled.searcher.settings.routed_other_weight] and seen[0] == 0.5
+
+
+def test_a_search_without_the_graph_ranks_as_with_graph_expansion_off(
+        bundled: Engine) -> None:
+    """``graph=False`` (research steps' own evidence) is the search with no neighbours."""
+    question = "Can I ask for a reference to the court against the land award?"
+    searcher = bundled.searcher
+    with_graph = [h.provision_id for h in searcher.search(question, k=10).hits]
+    own = [h.provision_id for h in searcher.search(question, k=10, graph=False).hits]
+    searcher.settings.graph_expansion = False
+    try:
+        expected = [h.provision_id for h in searcher.search(question, k=10).hits]
+    finally:
+        searcher.settings.graph_expansion = True
+    assert own == expected and own != with_graph

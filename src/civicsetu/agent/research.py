@@ -9,7 +9,10 @@
   research never shows less than ``ask``; the later steps add to it.
 - Each later step runs a primary query and two alternatives (the statute's words for the
   user's, and the key terms alone); the rankings are pooled by reciprocal rank, and
-  provisions already used by an earlier step are skipped.
+  provisions already used by an earlier step are skipped. The step's own words' best
+  three new provisions (its searches without citation-graph neighbours) lead the pool:
+  the three searches share one seed, so pooling would otherwise lift that seed's
+  neighbours over what the step itself found.
 - Evaluator: a step is answered when its best evidence clears the abstention floor and
   brings a provision the earlier steps did not; a failed step is replanned once with the
   alternatives as its primary; two steps in a row with nothing new stop the run.
@@ -40,6 +43,7 @@ from civicsetu.types import Answer, Citation, Hit
 MAX_STEPS = 3
 MEMORY_COSINE = 0.92
 QUOTES_PER_STEP = 3
+OWN_LEAD = QUOTES_PER_STEP  # a later step's own provisions placed before graph neighbours
 _CHOICES = re.compile(r"\(([a-dA-D])\)\s*([^()]+?)(?=\s*\([a-dA-D]\)|\s*$|\?)")
 _RRF_K = 60
 
@@ -138,13 +142,11 @@ class Researcher:
     def _pooled(self, queries: list[str], filters: SearchFilters | None,
                 used: set[str]) -> SearchResult:
         results = [self.searcher.search(q, k=10, filters=filters) for q in queries]
-        scores: dict[str, float] = {}
+        own = [self.searcher.search(q, k=10, filters=filters, graph=False) for q in queries]
         first: dict[str, Hit] = {}
-        for result in results:
-            for rank, hit in enumerate(result.hits, start=1):
-                scores[hit.provision_id] = scores.get(hit.provision_id, 0.0) + 1 / (_RRF_K + rank)
-                first.setdefault(hit.provision_id, hit)
-        ranked = sorted(scores, key=lambda pid: -scores[pid])
+        pooled = _rrf(results, first)
+        lead = [pid for pid in _rrf(own, first) if pid not in used][:OWN_LEAD]
+        ranked = lead + [pid for pid in pooled if pid not in lead]
         fresh = [pid for pid in ranked if pid not in used] + [pid for pid in ranked if pid in used]
         primary = results[0]
         return SearchResult(primary.analysis, [first[pid] for pid in fresh][:10],
@@ -211,6 +213,17 @@ def plan(question: str, mentions: list[str] | None = None) -> list[str]:
     # The whole question leads: what one retrieval finds for it is the base that the
     # later steps add to, so research never knows less than a plain answer.
     return [question, *parts[1:]][:MAX_STEPS]
+
+
+def _rrf(results: list[SearchResult], first: dict[str, Hit]) -> list[str]:
+    """The provisions of ``results`` pooled by reciprocal rank, best first (``first``
+    gathers each one's hit)."""
+    scores: dict[str, float] = {}
+    for result in results:
+        for rank, hit in enumerate(result.hits, start=1):
+            scores[hit.provision_id] = scores.get(hit.provision_id, 0.0) + 1 / (_RRF_K + rank)
+            first.setdefault(hit.provision_id, hit)
+    return sorted(scores, key=lambda pid: -scores[pid])
 
 
 def _alternatives(question: str) -> list[str]:

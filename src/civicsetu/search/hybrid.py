@@ -143,10 +143,11 @@ class Searcher:
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
                filters: SearchFilters | None = None,
                prefer_docs: list[str] | None = None, rerank: bool = True,
-               cover_sections: bool = False) -> SearchResult:
+               cover_sections: bool = False, graph: bool = True) -> SearchResult:
         """Ranked provisions for ``query``; ``prefer_docs`` are treated as implied by it;
         ``rerank=False`` keeps the fused order (the ranker is for single questions);
-        ``cover_sections`` extends the ``k`` hits until they hold ``k`` sections."""
+        ``cover_sections`` extends the ``k`` hits until they hold ``k`` sections;
+        ``graph=False`` leaves out the citation-graph neighbours (what the words find)."""
         k = k or self.settings.top_k
         query = validate_query(query, self.settings.max_query_chars)
         if not self.documents:
@@ -181,7 +182,7 @@ class Searcher:
         fetched: dict[int, ChunkRow] = {}
         hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs, fetched)
         ranked_graph = self.settings.graph_relevance
-        if self.settings.graph_expansion and (
+        if graph and self.settings.graph_expansion and (
                 wants_graph(analysis) or (ranked_graph and self.settings.graph_every_question)):
             seeds = self._pinned(analysis, allowed, hits, as_of) + hits
             if ranked_graph:
