@@ -9,9 +9,9 @@
   research never shows less than ``ask``; the later steps add to it.
 - Each later step runs a primary query and two alternatives (the statute's words for the
   user's, and the key terms alone); the rankings are pooled by reciprocal rank, and
-  provisions already used by an earlier step are skipped. The step's own words' best
-  three new provisions (its searches without citation-graph neighbours) lead the pool:
-  the three searches share one seed, so pooling would otherwise lift that seed's
+  provisions already used by an earlier step are skipped. The best three new provisions
+  of the primary query's own words (searched without citation-graph neighbours) lead the
+  pool: the three searches share one seed, so pooling would otherwise lift that seed's
   neighbours over what the step itself found.
 - Evaluator: a step is answered when its best evidence clears the abstention floor and
   brings a provision the earlier steps did not; a failed step is replanned once with the
@@ -142,7 +142,7 @@ class Researcher:
     def _pooled(self, queries: list[str], filters: SearchFilters | None,
                 used: set[str]) -> SearchResult:
         results = [self.searcher.search(q, k=10, filters=filters) for q in queries]
-        own = [self.searcher.search(q, k=10, filters=filters, graph=False) for q in queries]
+        own = [self.searcher.search(queries[0], k=10, filters=filters, graph=False)]
         first: dict[str, Hit] = {}
         pooled = _rrf(results, first)
         lead = [pid for pid in _rrf(own, first) if pid not in used][:OWN_LEAD]
