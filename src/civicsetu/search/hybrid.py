@@ -20,6 +20,7 @@ from typing import Literal
 from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
+from civicsetu.search.consequence import consequence_first
 from civicsetu.search.defined import quoted_definitions
 from civicsetu.search.graph_expand import (
     MAX_NEIGHBOURS,
@@ -221,8 +222,10 @@ class Searcher:
             hits = self._definitions_first(analysis, allowed, hits, fetched, as_of)
         pinned = self._pinned(analysis, allowed, hits, as_of)
         if pinned and self.settings.pinned_references:
-            pinned += self._referents(pinned, allowed, hits, fetched, as_of, analysis,
-                                      query_vector)
+            linked = self._referents(pinned, allowed, hits, fetched, as_of, analysis,
+                                     query_vector)
+            pinned = consequence_first(analysis.query, pinned, linked, self.headings) \
+                if self.settings.consequence_first else pinned + linked
         hits = pinned + [h for h in hits if h.provision_id not in
                          {p.provision_id for p in pinned}]
         family = self._family(hits[:FAMILY_TOP], {h.chunk_id for h in hits}, as_of)
