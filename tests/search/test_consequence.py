@@ -3,7 +3,12 @@
 import pytest
 
 from civicsetu.engine import Engine
-from civicsetu.search.consequence import asked_kinds, consequence_first
+from civicsetu.search.consequence import (
+    asked_kinds,
+    consequence_first,
+    consequence_target,
+    wanted_kinds,
+)
 from civicsetu.search.decompose import search_decomposed
 from civicsetu.types import Hit, section_of
 from tests.conftest import RERA
@@ -22,17 +27,21 @@ def test_the_kinds_a_question_asks_for() -> None:
     assert [k.name for k in asked_kinds("How is the Tribunal's order enforced?")] == [
         "enforcement"]
     assert asked_kinds("What does section 60 of RERA provide?") == []
+    # The statute's quoted words are not the asker's.
+    assert asked_kinds("Section 10 says it 'shall be enforced'. Can I sue?",
+                       ["shall be enforced"]) == []
 
 
 def test_a_linked_section_moves_first_only_for_a_kind_no_named_one_is_about() -> None:
     heads = {"a#s.7": "Disposal of request", "a#s.19": "Appeal", "a#s.20": "Penalties"}
     named, linked = [_hit("s.7", pinned=True)], [_hit("s.19(1)"), _hit("s.20(1)")]
-    order = consequence_first("What penalty can he face?", named, linked, heads.__getitem__)
+    kinds = wanted_kinds("What penalty can he face?", [], named, heads.__getitem__)
+    assert consequence_target(kinds, ["a#s.19(1)", "a#s.20(1)"], heads.__getitem__) == \
+        "a#s.20(1)"
+    order = consequence_first(kinds, named, linked, heads.__getitem__)
     assert [h.provision_path for h in order] == ["s.20(1)", "s.7", "s.19(1)"]
     heads["a#s.7"] = "Penalty for delay"  # the named one already states a penalty
-    order = consequence_first("What penalty can he face?", named, [_hit("s.19(1)"),
-                              _hit("s.20(1)")], heads.__getitem__)
-    assert [h.provision_path for h in order] == ["s.7", "s.19(1)", "s.20(1)"]
+    assert wanted_kinds("What penalty can he face?", [], named, heads.__getitem__) == []
 
 
 @pytest.mark.slow
