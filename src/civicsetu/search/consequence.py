@@ -6,7 +6,8 @@ section 7 cites). The searcher pins the named provision first and the sections l
 it (``Searcher._referents``, best first for the question) right after it. When the
 question asks for a kind of consequence — a penalty, an appeal, who decides, how an
 order is enforced — that no named provision's heading is about, the best linked section
-headed as that kind ranks first and the named ones follow: it holds the asked-for thing.
+headed as that kind ranks first, whole, and the named ones follow: it holds the
+asked-for thing.
 The kinds are read from the asker's words (not the statute's words the question quotes)
 and the sections' headings (marginal notes), never from which Act or section it is.
 """

@@ -403,7 +403,10 @@ class Searcher:
             # Taken even beyond the first PINNED_REFERENTS sections, in front of them.
             limit += _section_id(pick) not in \
                 list(dict.fromkeys(map(_section_id, targets)))[:PINNED_REFERENTS]
-            targets = [pick, *(t for t in targets if t != pick)]
+            # The whole section: its heading is what names the consequence, and the
+            # sub-section the edge ends at may not be the one stating it (RTI s.20(2)
+            # recommends discipline, s.20(1) sets the fine).
+            targets = [_section_id(pick), *(t for t in targets if t != pick)]
         out: list[Hit] = []
         sections: set[str] = set()
         for full_id in targets:
