@@ -7,9 +7,9 @@ it (``Searcher._referents``, best first for the question) right after it. When t
 question asks for a kind of consequence — a penalty, an appeal, who decides, how an
 order is enforced — that no named provision's heading is about, the best linked section
 headed as that kind ranks first, whole, and the named ones follow: it holds the
-asked-for thing.
-The kinds are read from the asker's words (not the statute's words the question quotes)
-and the sections' headings (marginal notes), never from which Act or section it is.
+asked-for thing. The kinds are read from the asker's words (not the statute's words the
+question quotes) and the sections' headings (marginal notes), never from which Act or
+section it is.
 """
 
 from __future__ import annotations
