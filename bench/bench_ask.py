@@ -27,6 +27,7 @@ CONFIGS: dict[str, dict[str, bool]] = {
     "quoted definitions off": {"quoted_definitions": False},
     "graph in edge order, on intent words only": {"graph_relevance": False},
     "learned reranker on": {"rerank": True},
+    "named provision's consequence not first": {"consequence_first": False},
     "complete answers and quantity check off": {"complete_answers": False,
                                                 "quantity_check": False},
 }

@@ -346,6 +346,13 @@ class Settings(BaseSettings):
                     "graph, not only those whose words ask for a reference, penalty or "
                     "period (\"who decides\", \"where do I appeal\" match none).",
     )
+    consequence_first: bool = Field(
+        default=True,
+        description="When a question names a provision and asks for a consequence its "
+                    "heading is not about (a penalty, an appeal, who decides, how it is "
+                    "enforced), a section linked to it by a citation and headed as that "
+                    "consequence ranks first (search.consequence).",
+    )
     routed_other_weight: float = Field(
         default=0.5, ge=0.0, le=1.0,
         description="In a several-part question with an Act named or implied, the share "

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from civicsetu.search.consequence import SOURCE as CONSEQUENCE
 from civicsetu.search.hybrid import cut_sections
 from civicsetu.search.lexicon import LAY_TO_STATUTE, focus_terms
 from civicsetu.search.query import named_documents
@@ -227,10 +228,11 @@ def coverage_fuse(whole: list[Hit], parts: list[list[Hit]], docs: list[str] | No
         for rank, h in enumerate(voters):
             prov_score[h.provision_id] = (prov_score.get(h.provision_id, 0.0)
                                           + vote(h) / (FUSION_K + rank))
-    # The lead: pinned provisions (else, when the first part asks, its best), the whole
+    # The lead: pinned provisions, a named provision's asked-for consequence before them
+    # (search/consequence.py) (else, when the first part asks, its best), the whole
     # question's best, and its next ones up to ``keep`` (from the parts' Acts when another
     # Act's hits have no vote).
-    lead = [h for h in whole if h.pinned]
+    lead = [h for h in whole if h.pinned or CONSEQUENCE in h.sources]
     if first_asks and parts[0] and not lead:
         lead.append(parts[0][0])
     lead += [h for h in whole[:1] if h.provision_id not in {x.provision_id for x in lead}]

@@ -20,6 +20,12 @@ from typing import Literal
 from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder, Vectors
 from civicsetu.errors import InputError, NotFoundError, NotIngestedError
+from civicsetu.search.consequence import (
+    Kind,
+    consequence_first,
+    consequence_target,
+    wanted_kinds,
+)
 from civicsetu.search.defined import quoted_definitions
 from civicsetu.search.graph_expand import (
     MAX_NEIGHBOURS,
@@ -222,8 +228,11 @@ class Searcher:
             hits = self._definitions_first(analysis, allowed, hits, fetched, as_of)
         pinned = self._pinned(analysis, allowed, hits, as_of)
         if pinned and self.settings.pinned_references:
-            pinned += self._referents(pinned, allowed, hits, fetched, as_of, analysis,
-                                      query_vector)
+            kinds = wanted_kinds(analysis.query, analysis.quotes, pinned, self.headings) \
+                if self.settings.consequence_first else []
+            linked = self._referents(pinned, allowed, hits, fetched, as_of, analysis,
+                                     query_vector, kinds)
+            pinned = consequence_first(kinds, pinned, linked, self.headings)
         hits = pinned + [h for h in hits if h.provision_id not in
                          {p.provision_id for p in pinned}]
         family = self._family(hits[:FAMILY_TOP], {h.chunk_id for h in hits}, as_of)
@@ -369,12 +378,15 @@ class Searcher:
 
     def _referents(self, pinned: list[Hit], allowed: set[str], hits: list[Hit],
                    fetched: dict[int, ChunkRow], as_of: date | None,
-                   analysis: QueryAnalysis, query_vector: Vectors | None) -> list[Hit]:
+                   analysis: QueryAnalysis, query_vector: Vectors | None,
+                   kinds: list[Kind] | None = None) -> list[Hit]:
         """The other sections a named provision refers to ("except the power to make
         regulations under section 85"), at most ``PINNED_REFERENTS``: a question that names a
         provision asks about it as written, and its references are part of its rule. With
         ``graph_relevance`` also the sections citing it (the penalty for breaking it, the
-        officer who adjudges it), the ones most like the question first."""
+        officer who adjudges it), the ones most like the question first. With ``kinds``
+        (consequences the question asks for), the best linked section headed as one of
+        them comes too, first (search/consequence.py)."""
         own = {(h.doc_id, section_of(h.provision_path)) for h in pinned}
         targets: list[str] = []
         if self.settings.graph_relevance:
@@ -386,6 +398,16 @@ class Searcher:
                     if path and (doc_id, section_of(path)) not in own \
                             and edge.dst not in targets:
                         targets.append(edge.dst)
+        limit = PINNED_REFERENTS
+        pick = consequence_target(kinds, targets, self.headings) if kinds else None
+        if pick is not None:
+            # Taken even beyond the first PINNED_REFERENTS sections, in front of them.
+            limit += _section_id(pick) not in \
+                list(dict.fromkeys(map(_section_id, targets)))[:PINNED_REFERENTS]
+            # The whole section: its heading is what names the consequence, and the
+            # sub-section the edge ends at may not be the one stating it (RTI s.20(2)
+            # recommends discipline, s.20(1) sets the fine).
+            targets = [_section_id(pick), *(t for t in targets if t != pick)]
         out: list[Hit] = []
         sections: set[str] = set()
         for full_id in targets:
@@ -397,7 +419,7 @@ class Searcher:
             if hit is not None:
                 sections.add(f"{doc_id}#{section_of(path)}")
                 out.append(hit)
-            if len(out) >= PINNED_REFERENTS:
+            if len(out) >= limit:
                 break
         return out
 
@@ -561,6 +583,11 @@ def _collapse(scored: list[tuple[ChunkRow, float]]) -> list[Hit]:
         if key not in best or score > best[key].score:
             best[key] = _hit(row, score, {"rrf": score})
     return sorted(best.values(), key=lambda h: -h.score)
+
+
+def _section_id(full_id: str) -> str:
+    doc_id, path = split_provision_id(full_id)
+    return f"{doc_id}#{section_of(path)}"
 
 
 def _ms(t0: float) -> float:
