@@ -125,3 +125,57 @@ def test_bundled_files_are_shipped_with_attribution() -> None:
         head = act.path.read_text(encoding="utf-8")[:400]
         assert "indiacode.nic.in" in head, act.id
     assert (Path(acts[0].path).parents[1] / "ATTRIBUTION.md").is_file()
+
+
+def _bundled(act_id: str) -> str:
+    return next(a.path for a in bundled_acts() if a.id == act_id).read_text(encoding="utf-8")
+
+
+def test_state_amendments_stay_with_their_section_not_its_clauses() -> None:
+    # India Code prints the States' amendments after a section's text; their numbering
+    # is the amending State Act's. Nested, Odisha's exemptions became "Section 22(a)" of
+    # the central Registration Act and Uttarakhand's new clause "Section 2(b)" of the
+    # Indian Stamp Act, and the Karnataka text ran on inside s.1(3).
+    text = _bundled("the-registration-act-1908")
+    provisions, _ = parse_provisions("reg", text)
+    by_path = {p.path: p for p in provisions}
+    assert "s.22(a)" not in by_path and "s.8(2)(a)" not in by_path
+    assert "STATE AMENDMENT" not in by_path["s.1(3)"].text
+    assert by_path["s.1(3)"].text.endswith("first day of January, 1909.")
+    assert "Karnataka" in by_path["s.1"].text  # kept, with the section, not dropped
+    stamp, _ = parse_provisions("stamp", _bundled("the-indian-stamp-act-1899"))
+    assert "s.2(b)" not in {p.path for p in stamp}
+
+
+def test_state_amendments_are_indexed_after_the_last_clause() -> None:
+    from civicsetu.ingest.chunker import chunk_document
+    from civicsetu.ingest.loader import load_document
+
+    act = next(a for a in bundled_acts() if a.id == "the-registration-act-1908")
+    doc = load_document(act.path, doc_id=act.id)
+    provisions, _ = parse_provisions(doc.id, doc.text)
+    # Small chunks, so that s.1 is split along its sub-sections.
+    chunks = chunk_document(doc, provisions, max_chars=300, min_chars=60)
+    karnataka = doc.text.index("Amendment of section 1.--")
+    held = [c for c in chunks if c.start <= karnataka < c.end]
+    assert held and held[0].provision_path == "s.1"
+
+
+def test_a_letter_continues_an_outer_clause_past_an_inner_list() -> None:
+    # RTI s.2: "(h) ... (d) ..., and includes any-- (i) ... (ii) ...;" then "(i) "record"
+    # includes--": the second (i) follows (h), not (ii).
+    provisions, _ = parse_provisions("rti", _bundled("the-right-to-information-act-2005"))
+    by_path = {p.path: p for p in provisions}
+    assert by_path["s.2(i)"].text.startswith('(i) "record" includes')
+    assert by_path["s.2(j)"].text.startswith('(j) "right to information" means')
+    assert "s.2(j)(iv)" in by_path and "s.2(h)(d)(ii)" in by_path
+    assert not any(p.startswith("s.2(h)(d)(j)") for p in by_path)
+
+
+def test_a_repeated_marker_stays_inside_the_open_provision() -> None:
+    # IBC s.145: a misprinted second "(3)" after (4) used to close (4) and belong to no
+    # sub-section, so no chunk and no quote held it.
+    provisions, _ = parse_provisions("ibc", _bundled("the-insolvency-and-bankruptcy-code-2016"))
+    s145_4 = next(p for p in provisions if p.path == "s.145(4)")
+    assert s145_4.text.endswith("direct the Board to recommend for replacement of "
+                                "bankruptcy trustee.")

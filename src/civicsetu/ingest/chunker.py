@@ -85,8 +85,13 @@ def _split(node: Provision, children: dict[str, list[Provision]], text: str,
         pieces += _sentence_windows(node.path, node.start, _rstrip(text, node.start,
                                                                     kids[0].start),
                                     text, max_chars)
-    for kid in kids:
+    for kid, after in zip(kids, [*(k.start for k in kids[1:]), node.end], strict=True):
         pieces += _split(kid, children, text, max_chars)
+        # Text after a sub-provision that none holds (a section's State amendments).
+        gap = _lstrip(text, kid.end, after)
+        if gap < after:
+            pieces += _sentence_windows(node.path, gap, _rstrip(text, gap, after), text,
+                                        max_chars)
     return pieces
 
 

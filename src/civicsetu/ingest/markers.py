@@ -88,16 +88,29 @@ def classify(token: str, open_levels: list[OpenLevel], previous_text: str) -> Le
     if low not in _AMBIGUOUS_PREDECESSOR:
         return roman  # ii, iii, iv, vi, ...: never a letter
 
-    last_letter = _last_token(open_levels, letter)
     last_roman = _last_token(open_levels, roman)
     if last_roman is not None and roman_value(last_roman) + 1 == roman_value(low):
         return roman
-    if last_letter is not None and last_letter.lower() == _AMBIGUOUS_PREDECESSOR[low]:
-        # ``(i)`` after ``(h)`` continues the letters unless ``(h)`` introduced a list.
+    # ``(i)`` continues an open ``(h)`` -- the last letter, or one further out when
+    # ``(h)`` holds a list of its own ("(h) ... (d) ..., and includes (i) ... (ii) ...;
+    # (i) "record" includes") -- unless the text just before introduces a list.
+    if any(o.level == letter and o.token.lower() == _AMBIGUOUS_PREDECESSOR[low]
+           for o in open_levels):
         if low == "i" and previous_text.rstrip().endswith(INTRO_ENDINGS):
             return roman
         return letter
     return roman if low == "i" else letter
+
+
+def continues(previous: str, token: str, level: Level) -> bool:
+    """Whether ``token`` is the marker after ``previous`` in the numbering of ``level``
+    ("h" -> "i" as letters, "i" -> "ii" as roman numerals, "3" -> "4")."""
+    if level in (Level.ROMAN, Level.UPPER_ROMAN):
+        return is_roman(previous) and is_roman(token) and \
+            roman_value(previous) + 1 == roman_value(token)
+    if level is Level.NUMBER:
+        return previous.isdigit() and token.isdigit() and int(previous) + 1 == int(token)
+    return len(previous) == len(token) == 1 and ord(previous) + 1 == ord(token)
 
 
 def _last_token(open_levels: list[OpenLevel], level: Level) -> str | None:

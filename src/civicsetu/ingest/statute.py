@@ -21,6 +21,7 @@ from civicsetu.ingest.markers import (
     Level,
     OpenLevel,
     classify,
+    continues,
     is_sequence_start,
 )
 from civicsetu.ingest.readers.base import page_at
@@ -38,6 +39,12 @@ FOOTNOTE_ENTRY = re.compile(r"^(?P<marker>\d{1,3}|\*{1,3})[ \t]?\.[ \t]+", re.MU
 # merely starts with ``(a) of sub-section`` follows no such ending and is left alone.
 _MARKER_AHEAD = (r"(?=[ \t]*(?:\^[\w*]{1,4}|\d{1,3}[ \t]*(?=\[))?\[?[ \t]*"
                  r"\([ \t]?(?:\d{1,3}[A-Z]{0,3}|[a-zA-Z]{1,4})[ \t]?\))")
+# India Code prints the States' amendments of a section after its text, under this heading
+# (a PDF line joiner may run the next line into it).
+# Their own numbering ("(b) After clause (14), the following clause shall be inserted")
+# belongs to the State's amending Act, not to the section: nested, it made a clause
+# "Section 2(b)" of the central Act out of an Uttarakhand amendment.
+STATE_AMENDMENTS = re.compile(r"^[ \t]*STATE AMENDMENTS?\b", re.MULTILINE)
 PARAGRAPH_BREAK = re.compile(
     r"\n[ \t]*\n"
     r"|(?<=[;:.—–\]-])[ \t]*\n" + _MARKER_AHEAD
@@ -148,10 +155,13 @@ def _paragraphs(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 
 def _build_tree(section: _Node, text: str) -> None:
-    """Nest the numbered paragraphs of ``section``; unnumbered ones stay with the open node."""
+    """Nest the numbered paragraphs of ``section``; unnumbered ones stay with the open node.
+    State amendments printed after the section's text stay with the section itself."""
     stack: list[_Node] = [section]
     previous_text = ""
-    for p_start, p_end in _paragraphs(text, section.start, section.end):
+    amendments = STATE_AMENDMENTS.search(text, section.start, section.end)
+    own_end = amendments.start() if amendments else section.end
+    for p_start, p_end in _paragraphs(text, section.start, own_end):
         # A slice, not match(text, pos): ``^`` would not match mid-line, and an Act printed
         # ``18. Title.—(1) If ...`` opens its first sub-section right after the dash.
         m = PARAGRAPH_MARKER.match(text[p_start:p_end])
@@ -159,12 +169,15 @@ def _build_tree(section: _Node, text: str) -> None:
             token = m.group("token")
             open_levels = [OpenLevel(n.level, n.token) for n in stack if n.level is not None]
             level = classify(token, open_levels, previous_text)
+            was_open = list(stack)
             _close_for(stack, level, token, previous_text, p_start)
             parent = stack[-1]
             path = f"{parent.path}({token})"
             if any(child.path == path for child in parent.children):
                 # A repeated marker is almost always a quoted or inserted clause; keep it
-                # inside the open provision rather than minting a duplicate id.
+                # inside the open provision rather than minting a duplicate id (closing
+                # that provision here would leave the paragraph in none of its children).
+                stack[:] = was_open
                 previous_text = text[p_start:p_end]
                 continue
             node = _Node(path, KIND_OF_LEVEL[level], level, token, p_start)
@@ -172,7 +185,7 @@ def _build_tree(section: _Node, text: str) -> None:
             stack.append(node)
         previous_text = text[p_start:p_end]
     for node in stack[1:]:
-        node.end = section.end
+        node.end = own_end
     _fix_ends(section, text)
 
 
@@ -189,7 +202,10 @@ def _close_for(stack: list[_Node], level: Level, token: str, previous_text: str,
         return
     same = [i for i, node in enumerate(stack) if node.level == level]
     if same:
-        keep = same[-1]
+        # The sibling is the open node this marker continues ("(i)" after an outer "(h)"
+        # whose own list "(a)".."(d)" is still open), else the latest of its family.
+        after = [i for i in same if continues(stack[i].token, token, level)]
+        keep = (after or same)[-1]
     else:
         keep = len(stack)
         while keep > 1 and (stack[keep - 1].level or 0) > level:
