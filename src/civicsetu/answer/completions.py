@@ -16,6 +16,7 @@ from civicsetu.answer.units import (
     KEEP_RELATIVE,
     MAX_QUOTE_CHARS,
     Unit,
+    law_end,
     opens_list,
     sentences,
     subsection_of,
@@ -88,7 +89,7 @@ def _with_explanation_of_lead(chosen: list[Unit], store: Store, as_of: date | No
             s = a.start + m.start()
             if s < lead.end:
                 continue
-            spans = sentences(a.text, a.start, s, a.end)
+            spans = sentences(a.text, a.start, s, law_end(a))
             if not spans:
                 continue
             start, end = spans[0]
@@ -122,7 +123,7 @@ def completions(lead: Unit, store: Store, as_of: date | None,
             continue
         if not back_ref.search(p.text):
             continue
-        spans = sentences(p.text, p.start, p.start, p.end)
+        spans = sentences(p.text, p.start, p.start, law_end(p))
         if not spans:
             continue
         s, e = spans[0]
@@ -137,11 +138,12 @@ def _own_unit(p: Provision, store: Store, as_of: date | None, like: Unit) -> Uni
     """The first quotable span of ``p``'s own text (its sub-provisions left out unless
     its own text only introduces them), ranked like ``like``; None if nothing to quote."""
     family = store.provisions_of_section(p.doc_id, p.section, as_of)
+    p_end = law_end(p)
     own_end = next((q.start for q in family if q.parent_path == p.path and q.start > p.start),
-                   p.end)
-    if own_end < p.end and opens_list(p.text[:own_end - p.start]) and \
-            p.end - p.start <= MAX_QUOTE_CHARS:
-        own_end = p.end
+                   p_end)
+    if own_end < p_end and opens_list(p.text[:own_end - p.start]) and \
+            p_end - p.start <= MAX_QUOTE_CHARS:
+        own_end = p_end
     spans = sentences(p.text, p.start, p.start, own_end)
     if not spans:
         return None

@@ -26,6 +26,7 @@ from civicsetu.answer.units import (
     KEEP_RELATIVE,
     MAX_QUOTE_CHARS,
     Unit,
+    law_end,
     opens_list,
     sentences,
 )
@@ -174,18 +175,19 @@ def _candidate_units(hits: list[Hit], store: Store, as_of: date | None = None,
         for i, p in enumerate(provisions):
             if p.end <= hit.start or p.start >= hit.end:
                 continue
-            own_end = p.end
+            p_end = law_end(p)
+            own_end = p_end
             for q in provisions[i + 1:]:
-                if q.start >= p.end:
+                if q.start >= p_end:
                     break
                 if q.parent_path == p.path:
                     own_end = q.start
                     break
             start, end = max(p.start, hit.start), min(own_end, hit.end)
-            if own_end < p.end and opens_list(p.text[:own_end - p.start]) and \
-                    p.end - start <= MAX_QUOTE_CHARS:
+            if own_end < p_end and opens_list(p.text[:own_end - p.start]) and \
+                    p_end - start <= MAX_QUOTE_CHARS:
                 # "... including—" is finished by its clauses: quote them with it.
-                end = p.end
+                end = p_end
             for s, e in sentences(p.text, p.start, start, end):
                 if (p.doc_id, s) in seen:
                     continue

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from civicsetu.ingest.chunker import SENTENCE_END
+from civicsetu.ingest.statute import STATE_AMENDMENTS
 from civicsetu.types import Provision
 
 MAX_QUOTE_CHARS = 1200
@@ -31,6 +32,13 @@ class Unit:
     pinned: bool
     score: float = 0.0
     matched: dict[str, float] = field(default_factory=dict)  # question stems it holds
+
+
+def law_end(p: Provision) -> int:
+    """Where ``p``'s own law ends: before the States' amendments India Code prints after
+    a section's text (kept with the section for search, never quoted as the section)."""
+    m = STATE_AMENDMENTS.search(p.text)
+    return p.start + m.start() if m else p.end
 
 
 def opens_list(text: str) -> bool:
