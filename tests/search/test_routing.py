@@ -8,6 +8,7 @@ import pytest
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.ingest.pipeline import SourceSpec
+from civicsetu.search.compare import Probe, search_probes
 from civicsetu.search.routing import Router, capitalised_names, title_initials, title_phrases
 
 CPA = "the-consumer-protection-act-2019"
@@ -181,3 +182,14 @@ def test_a_short_titles_word_implies_its_act_when_the_ranking_confirms_it(
         " Does a fresh period start?", k=5)
     assert result.analysis.implied_docs == [limitation]
     assert result.hits[0].doc_id == limitation
+
+
+def test_a_side_searched_in_every_act_that_routes_itself_is_a_narrow_probe(
+        distracted: Engine) -> None:
+    limitation = next(d.id for d in distracted.searcher.documents if "limitation" in d.id)
+    plan = [Probe("the debtor signed a letter admitting the debt before the limitation "
+                  "period ran out", []),
+            Probe("the refund of duty after one year", [])]
+    search_probes(distracted.searcher, plan, 5, None)
+    assert plan[0] == Probe(plan[0].text, [limitation], narrow=True)
+    assert plan[1].docs == [] and not plan[1].narrow  # routed to no Act: stays wide
