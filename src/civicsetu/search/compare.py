@@ -27,7 +27,7 @@ the question, and the Acts from the corpus's own routing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from civicsetu.search.lexicon import focus_terms
@@ -184,15 +184,23 @@ def probes(searcher: Searcher, question: str, subs: list[SubQuestion],
 
 def search_probes(searcher: Searcher, plan: list[Probe], k: int,
                   filters: SearchFilters | None) -> list[list[Hit]]:
-    """Each probe's ranking, a chain step's reordered so the step after its body leads."""
+    """Each probe's ranking, a chain step's reordered so the step after its body leads; a
+    probe searched in every Act whose own search routes it to one Act is replaced in
+    ``plan`` by a narrow probe of that Act."""
     from civicsetu.search.decompose import scoped
 
     out = []
-    for p in plan:
+    for i, p in enumerate(plan):
         # A chain step looks deeper: the step after a body is often below the many
         # sub-sections of the provision that appeals to it.
-        hits = searcher.search(p.text, k=2 * k if p.after else k,
-                               filters=scoped(filters, p.docs)).hits
+        result = searcher.search(p.text, k=2 * k if p.after else k,
+                                 filters=scoped(filters, p.docs))
+        routed = list(dict.fromkeys(result.analysis.named_docs + result.analysis.implied_docs))
+        if not p.docs and len(routed) == 1:
+            # A side searched in every Act whose own words route it to one Act is that
+            # Act's side: as narrow as one searched there (its first section answers it).
+            plan[i] = replace(p, docs=routed, narrow=True)
+        hits = result.hits
         out.append(chain_order(hits, p.after)[:k] if p.after else hits)
     return out
 

@@ -187,6 +187,14 @@ class Searcher:
             analysis.implied_docs = []
         fetched: dict[int, ChunkRow] = {}
         hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs, fetched)
+        if mode != "bm25" and len(allowed) > 1 and not analysis.implied_docs \
+                and self.settings.act_routing:
+            subject = self.router.confirmed(analysis.terms, [h.doc_id for h in hits],
+                                            analysis.named_docs)
+            if subject is not None:
+                analysis.implied_docs = [subject]
+                hits = self._hits(self._fuse(lists), named_for_boost, analysis.implied_docs,
+                                  fetched)
         ranked_graph = self.settings.graph_relevance
         if graph and self.settings.graph_expansion and (
                 wants_graph(analysis) or (ranked_graph and self.settings.graph_every_question)):
