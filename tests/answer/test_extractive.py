@@ -87,3 +87,18 @@ def test_a_period_is_followed_by_its_extension(bundled: Engine) -> None:
     cited = [c.provision_id.partition("#")[2] for c in answer.citations]
     assert cited[:2] == ["s.69(1)", "s.69(2)"]
     assert "sufficient cause" in answer.citations[1].quote
+
+
+def test_a_see_also_for_another_party_is_left_out(bundled: Engine) -> None:
+    # The question names no party; the lead is the promoter's penalty. The agents' duty to
+    # register (s.9, "Registration of real estate agents") shares "registration" and "real
+    # estate project" with the question but is about someone else; the promoter's duty
+    # the penalty enforces (s.3) is the see-also.
+    answer = bundled.ask("What is the penalty for not registering a real estate project?")
+    cited = [c.provision_id for c in answer.citations]
+    assert cited[:2] == [f"{RERA}#s.59(1)", f"{RERA}#s.59(2)"]
+    assert not any(c.startswith(f"{RERA}#s.9(") for c in cited)
+    assert f"{RERA}#s.3(1)" in cited
+    # Naming the agent asks about the agent: the rule is off.
+    agent = bundled.ask("What is the penalty for a real estate agent who does not register?")
+    assert any(c.provision_id.startswith(f"{RERA}#s.62") for c in agent.citations)

@@ -34,6 +34,7 @@ from civicsetu.answer.verify import fold, verify_citations
 from civicsetu.guard.injection import screen
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
+from civicsetu.search.parties import parties_in
 from civicsetu.search.query import AliasTable, named_documents
 from civicsetu.store.base import DocumentInfo, Store
 from civicsetu.types import Answer, Citation, Hit, Provision, section_of
@@ -123,6 +124,8 @@ def quoted_evidence(result: SearchResult, store: Store, documents: list[Document
     units = _candidate_units(result.hits[:max(CANDIDATE_HITS, max_quotes)], store,
                              result.as_of, read)
     idf = _score(units, result, store)
+    if selective:
+        units = _of_the_lead_party(units, result.analysis.query, store, result.as_of)
     chosen = _choose(units, max_quotes, max_chars, selective)
     added: list[Unit] = []
     if selective and complete and chosen:
@@ -274,6 +277,27 @@ def _part_answers(chosen: list[Unit], units: Callable[[], list[Unit]], result: S
 
     return answering_units(analysis.query, chosen, units, docs, idf, PART_FLOOR, names,
                            PART_HITS)
+
+
+def _of_the_lead_party(units: list[Unit], question: str, store: Store,
+                       as_of: date | None) -> list[Unit]:
+    """``units`` less those of sections headed for parties that neither the question nor
+    the lead unit names, when the question names none: "the penalty for not registering a
+    project" answered by the promoter's penalty is not finished by the agents' duty to
+    register ("Registration of real estate agents")."""
+    if not units or parties_in(question, lay=True):
+        return units
+    lead = max(units, key=lambda u: (u.score, -u.rank))
+    titles = _section_titles(units, store, as_of)
+
+    def heading(u: Unit) -> str:
+        return titles[f"{u.provision.doc_id}#{u.provision.section}"]
+
+    own = parties_in(lead.text) | parties_in(heading(lead))
+    if not own:
+        return units
+    return [u for u in units if u is lead or not (parties := parties_in(heading(u)))
+            or parties & own]
 
 
 def _within_amount(units: list[Unit], question: str) -> list[Unit]:
