@@ -325,6 +325,12 @@ class Settings(BaseSettings):
         description="Place after a provision the question names the (at most two) other "
                     "sections that provision itself refers to (search.hybrid).",
     )
+    territorial_extent: bool = Field(
+        default=True,
+        description="Move a provision of an Act whose title names a State or city the "
+                    "question does not (\"The Delhi Rent Control Act\") below the first "
+                    "ten sections' others (search.places).",
+    )
     party_headings: bool = Field(
         default=True,
         description="Move a provision whose heading names only other parties (\"... by "

@@ -41,6 +41,7 @@ from civicsetu.answer.numbers import canonical
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.search.lexicon import LAY_TO_STATUTE
+from civicsetu.search.places import STATES_AND_CITIES
 from civicsetu.search.query import STOPWORDS, named_documents
 from civicsetu.search.routing import title_initials
 from civicsetu.store.base import DocumentInfo, Store
@@ -48,21 +49,6 @@ from civicsetu.store.base import DocumentInfo, Store
 if TYPE_CHECKING:
     from civicsetu.answer.confidence import Confidence
 
-STATES_AND_CITIES: dict[str, str] = {
-    **{s.lower(): s for s in (
-        "Andhra Pradesh", "Arunachal Pradesh", "Assam", "Bihar", "Chhattisgarh", "Goa",
-        "Gujarat", "Haryana", "Himachal Pradesh", "Jharkhand", "Karnataka", "Kerala",
-        "Madhya Pradesh", "Maharashtra", "Manipur", "Meghalaya", "Mizoram", "Nagaland",
-        "Odisha", "Punjab", "Rajasthan", "Sikkim", "Tamil Nadu", "Telangana", "Tripura",
-        "Uttar Pradesh", "Uttarakhand", "West Bengal", "Delhi", "Chandigarh", "Puducherry",
-        "Jammu and Kashmir", "Ladakh")},
-    "mumbai": "Maharashtra", "pune": "Maharashtra", "maharera": "Maharashtra",
-    "bengaluru": "Karnataka", "bangalore": "Karnataka", "chennai": "Tamil Nadu",
-    "kolkata": "West Bengal", "hyderabad": "Telangana", "lucknow": "Uttar Pradesh",
-    "noida": "Uttar Pradesh", "gurugram": "Haryana", "gurgaon": "Haryana",
-    "ahmedabad": "Gujarat", "up rera": "Uttar Pradesh", "k-rera": "Karnataka",
-    "tnrera": "Tamil Nadu", "hrera": "Haryana",
-}
 _SALIENT = re.compile(r"(?<![\w-])([A-Z]{2,}[a-z]?|[A-Z][a-z]+)(?![\w-])")
 
 

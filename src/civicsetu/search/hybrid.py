@@ -38,6 +38,7 @@ from civicsetu.search.graph_expand import (
 from civicsetu.search.headings import SectionHeadings
 from civicsetu.search.neighbours import Relevance, ranked_neighbours
 from civicsetu.search.parties import others_after
+from civicsetu.search.places import elsewhere_after
 from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query, normalized
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router, capitalised_names, stem, title_phrases
@@ -220,6 +221,9 @@ class Searcher:
             hits = self.reranker.rerank(analysis, lists, query_vector, hits)
         if self.settings.party_headings:
             hits = others_after(analysis.query, hits, self.headings.of(hits[:40]))
+        if self.settings.territorial_extent:
+            hits = elsewhere_after(analysis.query, hits,
+                                   {d.id: d.title for d in self.documents})
         named = [d for d in analysis.named_docs if d in allowed]
         if named:
             # A named Act and one only implied ("RERA or the consumer commission") are
