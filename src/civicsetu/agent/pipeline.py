@@ -466,7 +466,7 @@ def _conflict_notice(searcher: Searcher, citations: list[Citation]) -> list[str]
     docs = list(dict.fromkeys(c.provision_id.partition("#")[0] for c in citations))
     if len(docs) < 2:
         return []
-    titles = {d.id: d.title for d in searcher.documents}
+    titles = searcher.titles
     return [CONFLICT_NOTICE.format(first=titles.get(docs[0], docs[0]),
                                    second=titles.get(docs[1], docs[1]))]
 

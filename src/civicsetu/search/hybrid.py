@@ -89,6 +89,7 @@ class Searcher:
         self._documents: list[DocumentInfo] | None = None
         self._router: Router | None = None
         self._aliases: AliasTable | None = None
+        self._titles: dict[str, str] | None = None
         self._reranker: Reranker | None = None
         self._relevance: Relevance | None = None
         self.headings = SectionHeadings(store)
@@ -121,11 +122,19 @@ class Searcher:
             self._aliases = AliasTable.of(self.documents)
         return self._aliases
 
+    @property
+    def titles(self) -> dict[str, str]:
+        """Each document's title by its id, read once."""
+        if self._titles is None:
+            self._titles = {d.id: d.title for d in self.documents}
+        return self._titles
+
     def forget_documents(self) -> None:
         """Read the document list again on the next search (another process changed it)."""
         self._documents = None
         self._router = None
         self._aliases = None
+        self._titles = None
         self._relevance = None
         self.headings = SectionHeadings(self.store)
 
@@ -222,8 +231,7 @@ class Searcher:
         if self.settings.party_headings:
             hits = others_after(analysis.query, hits, self.headings.of(hits[:40]))
         if self.settings.territorial_extent:
-            hits = elsewhere_after(analysis.query, hits,
-                                   {d.id: d.title for d in self.documents})
+            hits = elsewhere_after(analysis.query, hits, self.titles)
         named = [d for d in analysis.named_docs if d in allowed]
         if named:
             # A named Act and one only implied ("RERA or the consumer commission") are

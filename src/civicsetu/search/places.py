@@ -4,15 +4,18 @@ The central library holds Acts whose extent is one State or city: "The Delhi Ren
 Act", "The Bengal Indigo Contracts Act", "The Bombay Civil Courts Act". Their text shares
 the general law's words (rent, deadlines, appeals), so a question that names no place can
 be led by one. When a hit's document title names a place the question does not, the hit
-moves below the other hits of the first ``WINDOW`` sections: still found, not first.
+moves below the other hits of the first ten sections (``search/window.py``): still
+found, not first.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
-from civicsetu.types import Hit, section_of
+from civicsetu.search.window import demoted_in_window
+from civicsetu.types import Hit
 
 # States, Union territories and cities, as questions and titles write them, to the State.
 STATES_AND_CITIES: dict[str, str] = {
@@ -35,7 +38,6 @@ FORMER_NAMES: dict[str, str] = {
     "bombay": "Maharashtra", "madras": "Tamil Nadu", "calcutta": "West Bengal",
     "bengal": "West Bengal", "orissa": "Odisha", "mysore": "Karnataka",
 }
-WINDOW = 10  # sections re-ordered at the top of the ranking
 
 
 def _pattern(names: Mapping[str, str]) -> re.Pattern[str]:
@@ -54,22 +56,16 @@ def places_in(text: str) -> set[str]:
 
 def elsewhere_after(question: str, hits: list[Hit], titles: Mapping[str, str]) -> list[Hit]:
     """``hits`` with those whose document's title (``titles``: doc id -> title) names a
-    place the question does not, moved after the other hits of the first ``WINDOW``
-    sections. Unchanged when no such hit is there."""
+    place the question does not, moved after the other hits of the first ten sections."""
     asked = places_in(question)
-    sections: list[str] = []
-    cut = len(hits)
-    for i, h in enumerate(hits):
-        key = f"{h.doc_id}#{section_of(h.provision_path)}"
-        if key not in sections:
-            if len(sections) == WINDOW:
-                cut = i
-                break
-            sections.append(key)
-    head, tail = hits[:cut], hits[cut:]
 
     def elsewhere(h: Hit) -> bool:
-        named = places_in(titles.get(h.doc_id, ""))
+        named = _title_places(titles.get(h.doc_id, ""))
         return bool(named) and not named & asked
 
-    return [h for h in head if not elsewhere(h)] + [h for h in head if elsewhere(h)] + tail
+    return demoted_in_window(hits, elsewhere)
+
+
+@functools.lru_cache(maxsize=16384)  # every search checks the titles of its top hits
+def _title_places(title: str) -> frozenset[str]:
+    return frozenset(places_in(title))
