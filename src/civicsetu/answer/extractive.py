@@ -24,10 +24,8 @@ from civicsetu.answer.parts import PartAnswers, answering_units, fits_amount
 from civicsetu.answer.pinpoint import pinpointed, without_repeats
 from civicsetu.answer.units import (
     KEEP_RELATIVE,
-    MAX_QUOTE_CHARS,
     Unit,
-    law_end,
-    opens_list,
+    own_span,
     sentences,
 )
 from civicsetu.answer.verify import fold, verify_citations
@@ -175,22 +173,10 @@ def _candidate_units(hits: list[Hit], store: Store, as_of: date | None = None,
         if key not in sections:
             sections[key] = store.provisions_of_section(*key, as_of)
         provisions = sections[key]
-        for i, p in enumerate(provisions):
+        for p in provisions:
             if p.end <= hit.start or p.start >= hit.end:
                 continue
-            p_end = law_end(p)
-            own_end = p_end
-            for q in provisions[i + 1:]:
-                if q.start >= p_end:
-                    break
-                if q.parent_path == p.path:
-                    own_end = q.start
-                    break
-            start, end = max(p.start, hit.start), min(own_end, hit.end)
-            if own_end < p_end and opens_list(p.text[:own_end - p.start]) and \
-                    p_end - start <= MAX_QUOTE_CHARS:
-                # "... including—" is finished by its clauses: quote them with it.
-                end = p_end
+            start, end = own_span(p, provisions, (hit.start, hit.end))
             for s, e in sentences(p.text, p.start, start, end):
                 if (p.doc_id, s) in seen:
                     continue
