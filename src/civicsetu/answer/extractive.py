@@ -32,6 +32,7 @@ from civicsetu.answer.verify import fold, verify_citations
 from civicsetu.guard.injection import screen
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
+from civicsetu.search.lawnames import LawNames
 from civicsetu.search.parties import parties_in
 from civicsetu.search.query import AliasTable, named_documents
 from civicsetu.store.base import DocumentInfo, Store
@@ -76,14 +77,17 @@ def without_instructions(result: SearchResult) -> SearchResult:
 def answer_extractive(result: SearchResult, store: Store,
                       documents: list[DocumentInfo], abstain_below: float,
                       complete: bool = True, confidence: Confidence | None = None,
-                      score_floor: float = 0.0, quantity_check: bool = True) -> Answer:
-    """Quote the best verified units of the evidence, or abstain (``evidence.assess``; with
-    ``quantity_check``, also when the question asks for a number the quotes never state)."""
+                      score_floor: float = 0.0, quantity_check: bool = True,
+                      names: LawNames | None = None) -> Answer:
+    """Quote the best verified units of the evidence, or abstain (``evidence.assess``, given
+    ``names`` when prepared once; with ``quantity_check``, also when the question asks for
+    a number the quotes never state)."""
     t0 = time.perf_counter()
     retrieved = result.hits  # reported as retrieved; only the quoting skips instructions
     result = without_instructions(result)
     query = result.analysis.query
-    evidence = assess(result, store, documents, abstain_below, confidence, score_floor)
+    evidence = assess(result, store, documents, abstain_below, confidence, score_floor,
+                      names)
     if not evidence.answerable or not result.hits:
         return Answer(query, ABSTENTION, True, [], retrieved,
                       {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
