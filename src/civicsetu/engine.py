@@ -173,7 +173,8 @@ class Engine:
             answer = answer_extractive(result, self.store, self.searcher.documents,
                                        self.settings.abstain_below,
                                        self.settings.complete_answers,
-                                       quantity_check=self.settings.quantity_check)
+                                       quantity_check=self.settings.quantity_check,
+                                       names=self.searcher.law_names)
             answer.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return annotate(answer, self.store)
         from civicsetu.review.route import contract_answer  # contract questions (issue 11)

@@ -3,10 +3,13 @@ from another law's provisions (real bundled index)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from civicsetu.answer.evidence import unheld_laws
 from civicsetu.engine import Engine
+from civicsetu.ingest.pipeline import SourceSpec
 
 
 @pytest.mark.slow
@@ -42,3 +45,53 @@ def test_the_agent_abstains_and_says_which_law_is_missing(bundled: Engine) -> No
                          "a divorce by mutual consent?")
     assert answer.abstained and not answer.citations
     assert any("Hindu Marriage Act" in n for n in answer.notices)
+
+
+HOUSING_ACT = """---
+title: "The Housing Deposit Act, 2099."
+source: "test fixture"
+---
+# The Housing Deposit Act, 2099.
+
+## Section 1 - Short title.
+
+This Act may be called the Housing Deposit Act, 2099.
+
+## Section 2 - Refund of deposit.
+
+A landlord shall refund a housing deposit within fifteen days of the end of the lease.
+"""
+HOUSING_QUESTION = "What does the Housing Deposit Act say about the refund of a deposit?"
+
+
+def _flags_housing(notices: list[str]) -> bool:
+    return any("Housing Deposit Act" in n and "not in the corpus" in n for n in notices)
+
+
+def test_a_law_ingested_after_a_first_question_is_held_at_once(
+        empty_engine: Engine, small_act: Path, tmp_path: Path) -> None:
+    """The names are prepared once per document list (``Searcher.law_names``); an ingest
+    in the same process must not leave them stale."""
+    empty_engine.ingest([SourceSpec(small_act)])
+    first = empty_engine.ask(HOUSING_QUESTION)
+    assert first.abstained and _flags_housing(first.notices)
+    assert unheld_laws(HOUSING_QUESTION, empty_engine.searcher.law_names) == [
+        "Housing Deposit Act"]
+    housing = tmp_path / "housing-deposit-act-2099.md"
+    housing.write_text(HOUSING_ACT, encoding="utf-8")
+    empty_engine.ingest([SourceSpec(housing)])
+    assert unheld_laws(HOUSING_QUESTION, empty_engine.searcher.law_names) == []
+    assert not _flags_housing(empty_engine.ask(HOUSING_QUESTION).notices)
+
+
+def test_a_law_another_connection_ingests_is_held_at_the_next_search(
+        empty_engine: Engine, small_act: Path, tmp_path: Path) -> None:
+    empty_engine.ingest([SourceSpec(small_act)])
+    names = empty_engine.searcher.law_names
+    assert empty_engine.searcher.law_names is names  # prepared once, not per question
+    assert unheld_laws(HOUSING_QUESTION, names) == ["Housing Deposit Act"]
+    housing = tmp_path / "housing-deposit-act-2099.md"
+    housing.write_text(HOUSING_ACT, encoding="utf-8")
+    with Engine(empty_engine.settings) as other:  # another process's ingest
+        other.ingest([SourceSpec(housing)])
+    assert unheld_laws(HOUSING_QUESTION, empty_engine.searcher.law_names) == []

@@ -280,7 +280,7 @@ class Agent:
         settings = self.searcher.settings
         return assess(result, self.store, self.searcher.documents, self.abstain_below,
                       confidence if settings.calibrated_abstention else None,
-                      settings.answer_score_floor)
+                      settings.answer_score_floor, self.searcher.law_names)
 
     def _judge(self, state: AgentState, draft: str) -> AgentState:
         """The optional second layer: the LLM reads the answer against its sources."""
@@ -344,7 +344,7 @@ class Agent:
                                        self.abstain_below, settings.complete_answers,
                                        confidence if settings.calibrated_abstention
                                        else None, settings.answer_score_floor,
-                                       settings.quantity_check)
+                                       settings.quantity_check, self.searcher.law_names)
             if self.llm is not None and state.get("llm_error"):
                 answer.notices.append(state["llm_error"])
             elif self.llm is not None and state.get("problems"):

@@ -14,10 +14,9 @@ from datetime import date
 
 from civicsetu.answer.units import (
     KEEP_RELATIVE,
-    MAX_QUOTE_CHARS,
     Unit,
     law_end,
-    opens_list,
+    own_span,
     sentences,
     subsection_of,
 )
@@ -138,13 +137,8 @@ def _own_unit(p: Provision, store: Store, as_of: date | None, like: Unit) -> Uni
     """The first quotable span of ``p``'s own text (its sub-provisions left out unless
     its own text only introduces them), ranked like ``like``; None if nothing to quote."""
     family = store.provisions_of_section(p.doc_id, p.section, as_of)
-    p_end = law_end(p)
-    own_end = next((q.start for q in family if q.parent_path == p.path and q.start > p.start),
-                   p_end)
-    if own_end < p_end and opens_list(p.text[:own_end - p.start]) and \
-            p_end - p.start <= MAX_QUOTE_CHARS:
-        own_end = p_end
-    spans = sentences(p.text, p.start, p.start, own_end)
+    start, end = own_span(p, family, through_opening=True)
+    spans = sentences(p.text, p.start, start, end)
     if not spans:
         return None
     s, e = spans[0]

@@ -27,6 +27,8 @@ the provisions on delay interest).
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -40,6 +42,7 @@ from civicsetu.answer.messages import (
 from civicsetu.answer.numbers import canonical
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
+from civicsetu.search.lawnames import LawNames
 from civicsetu.search.lexicon import LAY_TO_STATUTE
 from civicsetu.search.places import STATES_AND_CITIES
 from civicsetu.search.query import STOPWORDS, named_documents
@@ -61,8 +64,9 @@ class Evidence:
 
 def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
            abstain_below: float, confidence: Confidence | None = None,
-           score_floor: float = 0.0) -> Evidence:
-    """Answer or abstain, with the reasons and the notices to show."""
+           score_floor: float = 0.0, names: LawNames | None = None) -> Evidence:
+    """Answer or abstain, with the reasons and the notices to show (``names``: the
+    documents' ``LawNames`` when prepared once, as ``Searcher.law_names`` is)."""
     if any(h.pinned for h in result.hits):
         return Evidence(True, ["names an existing provision"])
     query = result.analysis.query
@@ -79,7 +83,7 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
                 label=display_path(top.provision_path),
                 title=next((d.title for d in documents if d.id == top.doc_id), top.doc_id)))
 
-    unheld = unheld_laws(query, documents)
+    unheld = unheld_laws(query, names if names is not None else documents)
     if unheld:
         ev.answerable = False
         ev.reasons.append(f"asks about a law not in the corpus: {', '.join(unheld)}")
@@ -127,12 +131,14 @@ _TITLED_LAW = re.compile(r"(?<![\w-])(?:[A-Z][\w'()-]*\s+(?:(?:and|of|to|for|the
                          r"{1,8}(?:Act|Code)\b(?:,?\s+\d{4})?")
 
 
-def unheld_laws(query: str, documents: list[DocumentInfo]) -> list[str]:
+def unheld_laws(query: str, documents: Sequence[DocumentInfo] | LawNames) -> list[str]:
     """Laws the question names by title ("the Motor Vehicles Act") when it names no
     ingested document at all: such a question is about a law the corpus does not hold,
     and quoting the nearest provision of another law would answer a different question.
-    A question that also names an ingested Act (a cross-reference) is left to the rest."""
-    if named_documents(query, documents):
+    A question that also names an ingested Act (a cross-reference) is left to the rest.
+    ``documents`` may be their ``LawNames``, prepared once (``Searcher.law_names``)."""
+    names = documents if isinstance(documents, LawNames) else LawNames.of(documents)
+    if named_documents(query, names.aliases):
         return []
     out = []
     for m in _TITLED_LAW.finditer(query):
@@ -141,22 +147,18 @@ def unheld_laws(query: str, documents: list[DocumentInfo]) -> list[str]:
             words = words[1:]
         # "This Act" or "the Act" names no particular law; a short name of an ingested
         # Act that is no alias of it ("the Fair Compensation Act") names that Act.
-        if len(words) >= 2 and not _short_title(words[:-1], documents):
+        if len(words) >= 2 and not _short_title(words[:-1], names):
             out.append(" ".join(words))
     return list(dict.fromkeys(out))
 
 
-def _short_title(words: list[str], documents: list[DocumentInfo]) -> bool:
+def _short_title(words: list[str], names: LawNames) -> bool:
     """At least half of ``words`` are title words that only one ingested document's
     title has, the same document for all of them ("the Stamp Duty Act": "stamp" is the
     Indian Stamp Act's alone)."""
-    titles = [set(re.findall(r"[a-z]+", d.title.lower())) for d in documents]
     content = [w.lower() for w in words if w.lower() not in STOPWORDS]
-    for title in titles:
-        own = [w for w in content if w in title and sum(w in t for t in titles) == 1]
-        if content and len(own) * 2 >= len(content):
-            return True
-    return False
+    owners = Counter(names.sole_title[w] for w in content if w in names.sole_title)
+    return bool(content) and any(n * 2 >= len(content) for n in owners.values())
 
 
 def _initialisms(query: str) -> set[str]:

@@ -24,16 +24,15 @@ from civicsetu.answer.parts import PartAnswers, answering_units, fits_amount
 from civicsetu.answer.pinpoint import pinpointed, without_repeats
 from civicsetu.answer.units import (
     KEEP_RELATIVE,
-    MAX_QUOTE_CHARS,
     Unit,
-    law_end,
-    opens_list,
+    own_span,
     sentences,
 )
 from civicsetu.answer.verify import fold, verify_citations
 from civicsetu.guard.injection import screen
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
+from civicsetu.search.lawnames import LawNames
 from civicsetu.search.parties import parties_in
 from civicsetu.search.query import AliasTable, named_documents
 from civicsetu.store.base import DocumentInfo, Store
@@ -78,14 +77,17 @@ def without_instructions(result: SearchResult) -> SearchResult:
 def answer_extractive(result: SearchResult, store: Store,
                       documents: list[DocumentInfo], abstain_below: float,
                       complete: bool = True, confidence: Confidence | None = None,
-                      score_floor: float = 0.0, quantity_check: bool = True) -> Answer:
-    """Quote the best verified units of the evidence, or abstain (``evidence.assess``; with
-    ``quantity_check``, also when the question asks for a number the quotes never state)."""
+                      score_floor: float = 0.0, quantity_check: bool = True,
+                      names: LawNames | None = None) -> Answer:
+    """Quote the best verified units of the evidence, or abstain (``evidence.assess``, given
+    ``names`` when prepared once; with ``quantity_check``, also when the question asks for
+    a number the quotes never state)."""
     t0 = time.perf_counter()
     retrieved = result.hits  # reported as retrieved; only the quoting skips instructions
     result = without_instructions(result)
     query = result.analysis.query
-    evidence = assess(result, store, documents, abstain_below, confidence, score_floor)
+    evidence = assess(result, store, documents, abstain_below, confidence, score_floor,
+                      names)
     if not evidence.answerable or not result.hits:
         return Answer(query, ABSTENTION, True, [], retrieved,
                       {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
@@ -175,22 +177,10 @@ def _candidate_units(hits: list[Hit], store: Store, as_of: date | None = None,
         if key not in sections:
             sections[key] = store.provisions_of_section(*key, as_of)
         provisions = sections[key]
-        for i, p in enumerate(provisions):
+        for p in provisions:
             if p.end <= hit.start or p.start >= hit.end:
                 continue
-            p_end = law_end(p)
-            own_end = p_end
-            for q in provisions[i + 1:]:
-                if q.start >= p_end:
-                    break
-                if q.parent_path == p.path:
-                    own_end = q.start
-                    break
-            start, end = max(p.start, hit.start), min(own_end, hit.end)
-            if own_end < p_end and opens_list(p.text[:own_end - p.start]) and \
-                    p_end - start <= MAX_QUOTE_CHARS:
-                # "... including—" is finished by its clauses: quote them with it.
-                end = p_end
+            start, end = own_span(p, provisions, (hit.start, hit.end))
             for s, e in sentences(p.text, p.start, start, end):
                 if (p.doc_id, s) in seen:
                     continue

@@ -8,6 +8,7 @@ finish a chosen quote's rule.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from civicsetu.ingest.chunker import SENTENCE_END
@@ -39,6 +40,32 @@ def law_end(p: Provision) -> int:
     a section's text (kept with the section for search, never quoted as the section)."""
     m = STATE_AMENDMENTS.search(p.text)
     return p.start + m.start() if m else p.end
+
+
+def own_span(p: Provision, family: Sequence[Provision],
+             within: tuple[int, int] | None = None, *,
+             through_opening: bool = False) -> tuple[int, int]:
+    """The span of ``p``'s own text to quote, inside ``within`` (a hit's span) when given:
+    up to its first sub-provision, or with all its clauses when its own text only
+    introduces them ("namely:—") and the whole fits one quote; never past ``law_end``.
+    ``family`` is ``p``'s section in the Act's order. With ``through_opening`` a
+    sub-provision that opens where ``p`` opens ("14. (1) ...") is quoted as ``p``'s text."""
+    p_end = law_end(p)
+    own_end = p_end
+    for q in family:
+        if q.start >= p_end:
+            break
+        if q.parent_path == p.path and (q.start > p.start if through_opening
+                                        else q.start >= p.start):
+            own_end = q.start
+            break
+    start, end = (p.start, own_end) if within is None else \
+        (max(p.start, within[0]), min(own_end, within[1]))
+    if own_end < p_end and opens_list(p.text[:own_end - p.start]) and \
+            p_end - start <= MAX_QUOTE_CHARS:
+        # "... including—" is finished by its clauses: quote them with it.
+        end = p_end
+    return start, end
 
 
 def opens_list(text: str) -> bool:

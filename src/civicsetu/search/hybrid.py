@@ -36,6 +36,7 @@ from civicsetu.search.graph_expand import (
     wants_graph,
 )
 from civicsetu.search.headings import SectionHeadings
+from civicsetu.search.lawnames import LawNames
 from civicsetu.search.neighbours import Relevance, ranked_neighbours
 from civicsetu.search.parties import others_after
 from civicsetu.search.places import elsewhere_after
@@ -90,6 +91,7 @@ class Searcher:
         self._router: Router | None = None
         self._aliases: AliasTable | None = None
         self._titles: dict[str, str] | None = None
+        self._law_names: LawNames | None = None
         self._reranker: Reranker | None = None
         self._relevance: Relevance | None = None
         self.headings = SectionHeadings(store)
@@ -129,12 +131,21 @@ class Searcher:
             self._titles = {d.id: d.title for d in self.documents}
         return self._titles
 
+    @property
+    def law_names(self) -> LawNames:
+        """The documents' names and sole title words, prepared once for the check of a
+        question that names a law the corpus does not hold (``answer/evidence``)."""
+        if self._law_names is None:
+            self._law_names = LawNames.of(self.documents, self.aliases)
+        return self._law_names
+
     def forget_documents(self) -> None:
         """Read the document list again on the next search (another process changed it)."""
         self._documents = None
         self._router = None
         self._aliases = None
         self._titles = None
+        self._law_names = None
         self._relevance = None
         self.headings = SectionHeadings(self.store)
 

@@ -1,0 +1,52 @@
+"""One rule for a provision's own text, shared by the extractive answerer and the
+completion rules (``answer/units.own_span``; real bundled index)."""
+
+from __future__ import annotations
+
+import pytest
+
+from civicsetu.answer.units import law_end, own_span
+from civicsetu.engine import Engine
+
+RERA = "the-real-estate-regulation-and-development-act-2016"
+REGISTRATION = "the-registration-act-1908"
+
+
+@pytest.mark.slow
+def test_own_text_stops_at_the_first_sub_provision_unless_it_opens_a_list(
+        bundled: Engine) -> None:
+    family = bundled.store.provisions_of_section(RERA, "s.11")
+    sub = next(p for p in family if p.path == "s.11(1)")
+    clauses = [q for q in family if q.parent_path == sub.path]
+    # "... for public viewing, including--" is finished by its clauses (a) to (f).
+    assert own_span(sub, family) == (sub.start, law_end(sub))
+    # A hit that ends inside the lead-in still quotes the whole list with it.
+    assert own_span(sub, family, (sub.start, clauses[0].start)) == (sub.start, law_end(sub))
+    # "... within a period of thirty days." introduces no list: its clauses are their own.
+    family = bundled.store.provisions_of_section(RERA, "s.5")
+    sub = next(p for p in family if p.path == "s.5(1)")
+    clause = next(q for q in family if q.parent_path == sub.path)
+    assert own_span(sub, family) == (sub.start, clause.start)
+    assert own_span(sub, family, (sub.start + 10, sub.end)) == (sub.start + 10, clause.start)
+
+@pytest.mark.slow
+def test_a_section_that_opens_with_its_sub_section_one(bundled: Engine) -> None:
+    family = bundled.store.provisions_of_section(RERA, "s.13")
+    section, first, second = family[0], family[1], family[2]
+    assert (section.start, first.path, second.path) == (first.start, "s.13(1)", "s.13(2)")
+    # The answerer quotes nothing of the section itself: its sub-sections are units.
+    start, end = own_span(section, family)
+    assert start == end == section.start
+    # A completion that must quote the section quotes its sub-section (1).
+    assert own_span(section, family, through_opening=True) == (section.start, second.start)
+
+
+@pytest.mark.slow
+def test_own_text_never_runs_into_the_state_amendments(bundled: Engine) -> None:
+    family = bundled.store.provisions_of_section(REGISTRATION, "s.80")
+    section = family[0]
+    assert "STATE AMENDMENT" in section.text
+    for through in (False, True):
+        start, end = own_span(section, family, through_opening=through)
+        assert end == law_end(section) < section.end
+        assert "STATE AMENDMENT" not in section.text[start - section.start:end - section.start]
