@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from civicsetu.corpus import bundled_acts
 from civicsetu.ingest.statute import parse_provisions
-from civicsetu.types import ProvisionKind
+from civicsetu.types import Provision, ProvisionKind
 from tests.conftest import RERA, SHARED, SMALL_ACT
 
 
@@ -179,3 +179,50 @@ def test_a_repeated_marker_stays_inside_the_open_provision() -> None:
     s145_4 = next(p for p in provisions if p.path == "s.145(4)")
     assert s145_4.text.endswith("direct the Board to recommend for replacement of "
                                 "bankruptcy trustee.")
+
+
+def _act(act_id: str) -> dict[str, Provision]:
+    text = next(a.path for a in bundled_acts() if a.id == act_id).read_text(encoding="utf-8")
+    provisions, _ = parse_provisions(act_id, text)
+    return {p.path: p for p in provisions}
+
+
+def test_illustrations_are_not_clauses_of_the_section() -> None:
+    contract = _act("the-indian-contract-act-1872")
+    assert not any(path.startswith("s.73(") for path in contract)
+    assert "Illustrations" in contract["s.73"].text
+    assert "(r) A" in contract["s.73"].text  # the last illustration stays in the section
+
+
+def test_an_explanations_items_stay_with_the_provision_it_explains() -> None:
+    ibc = _act("the-insolvency-and-bankruptcy-code-2016")
+    assert "s.30(2)(b)(ii)(i)" not in ibc
+    clause = ibc["s.30(2)(b)"].text
+    assert "Explanation 2" in clause and "(iii) where a legal proceeding" in clause
+    assert "Explanation" not in ibc["s.30(2)(b)(ii)"].text
+    limitation = _act("the-limitation-act-1963")
+    # "For the purposes of this section": the section's, not sub-section (2)'s.
+    assert "s.18(2)(a)" not in limitation
+    assert "Explanation" not in limitation["s.18(2)"].text
+    assert "Explanation" in limitation["s.18"].text
+
+
+def test_the_law_resumes_after_an_explanation() -> None:
+    text = ("## Section 4 - Terms.\n\n(1) A thing is done.\n\nExplanation.--For the purposes of "
+            "this sub-section,--\n\n(a) one;\n\n(b) two.\n\n(2) Another thing.\n\n"
+            "## Section 5 - Words.\n\nIn this Act,--\n\n(z) \"z\" means z;\n\n"
+            "(za) \"za\" means za.\n\nExplanation.--For the purposes of this clause,--\n\n"
+            "(i) one;\n\n(ii) two;\n\n(zb) \"zb\" means zb;\n\n(aa) inserted later.\n")
+    provisions, _ = parse_provisions("x", text)
+    paths = [p.path for p in provisions]
+    assert paths == ["s.4", "s.4(1)", "s.4(2)", "s.5", "s.5(z)", "s.5(za)", "s.5(zb)",
+                     "s.5(aa)"]
+    by_path = {p.path: p for p in provisions}
+    assert "(b) two." in by_path["s.4(1)"].text
+    assert "(ii) two;" in by_path["s.5(za)"].text
+
+
+def test_a_heading_printed_again_inside_the_bracket_keeps_sub_section_one() -> None:
+    tpa = _act("the-transfer-of-property-act-1882")
+    assert tpa["s.106(1)"].text.startswith("(1) In the")
+    assert tpa["s.106"].text.startswith("^1[106. Duration of certain leases")

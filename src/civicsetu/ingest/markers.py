@@ -113,6 +113,25 @@ def continues(previous: str, token: str, level: Level) -> bool:
     return len(previous) == len(token) == 1 and ord(previous) + 1 == ord(token)
 
 
+def comes_after(previous: str, token: str, level: Level) -> bool:
+    """Whether ``token`` is numbered after ``previous`` in the numbering of ``level``, not
+    necessarily next: ``(zb)`` after ``(za)``, ``(2A)`` after ``(2)``, ``(v)`` after ``(ii)``."""
+    key_a, key_b = _order_key(previous, level), _order_key(token, level)
+    return key_a is not None and key_b is not None and key_b > key_a
+
+
+def _order_key(token: str, level: Level) -> tuple[int, str] | None:
+    if level is Level.NUMBER:
+        m = re.fullmatch(r"(\d+)([A-Z]*)", token)
+        return (int(m.group(1)), m.group(2)) if m else None
+    if level in (Level.ROMAN, Level.UPPER_ROMAN):
+        return (roman_value(token), "") if is_roman(token) else None
+    if not token.isalpha():
+        return None
+    # Inserted clauses sort alphabetically: (a) < (aa) < (ab) < (b) < (z) < (za) < (zza).
+    return 0, token.lower()
+
+
 def _last_token(open_levels: list[OpenLevel], level: Level) -> str | None:
     for item in reversed(open_levels):
         if item.level == level:

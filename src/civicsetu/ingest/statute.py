@@ -21,6 +21,7 @@ from civicsetu.ingest.markers import (
     Level,
     OpenLevel,
     classify,
+    comes_after,
     continues,
     is_sequence_start,
 )
@@ -156,37 +157,143 @@ def _paragraphs(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 def _build_tree(section: _Node, text: str) -> None:
     """Nest the numbered paragraphs of ``section``; unnumbered ones stay with the open node.
-    State amendments printed after the section's text stay with the section itself."""
+    State amendments printed after the section's text stay with the section itself, and so
+    do the lettered items of an Explanation or of Illustrations (see ``_Commentary``)."""
     stack: list[_Node] = [section]
     previous_text = ""
     amendments = STATE_AMENDMENTS.search(text, section.start, section.end)
     own_end = amendments.start() if amendments else section.end
-    for p_start, p_end in _paragraphs(text, section.start, own_end):
+    commentary: _Commentary | None = None
+    for index, (p_start, p_end) in enumerate(_paragraphs(text, section.start, own_end)):
         # A slice, not match(text, pos): ``^`` would not match mid-line, and an Act printed
         # ``18. Title.—(1) If ...`` opens its first sub-section right after the dash.
-        m = PARAGRAPH_MARKER.match(text[p_start:p_end])
-        if m:
+        paragraph = text[p_start:p_end]
+        m = PARAGRAPH_MARKER.match(paragraph)
+        if m is None and index == 0:
+            # India Code repeats an amended section's number and heading inside its
+            # bracket (``^1[106. Duration of certain leases.-- (1) In the ...``).
+            echo = _heading_echo(section.path).match(paragraph)
+            if echo and PARAGRAPH_MARKER.match(paragraph[echo.end():]):
+                p_start += echo.end()
+                paragraph = text[p_start:p_end]
+                m = PARAGRAPH_MARKER.match(paragraph)
+        if m is not None:
             token = m.group("token")
             open_levels = [OpenLevel(n.level, n.token) for n in stack if n.level is not None]
             level = classify(token, open_levels, previous_text)
-            was_open = list(stack)
-            _close_for(stack, level, token, previous_text, p_start)
-            parent = stack[-1]
-            path = f"{parent.path}({token})"
-            if any(child.path == path for child in parent.children):
-                # A repeated marker is almost always a quoted or inserted clause; keep it
-                # inside the open provision rather than minting a duplicate id (closing
-                # that provision here would leave the paragraph in none of its children).
-                stack[:] = was_open
-                previous_text = text[p_start:p_end]
-                continue
-            node = _Node(path, KIND_OF_LEVEL[level], level, token, p_start)
-            parent.children.append(node)
-            stack.append(node)
-        previous_text = text[p_start:p_end]
+            if commentary is None or not commentary.holds(token, level):
+                commentary = None
+                _open(stack, level, token, previous_text, p_start)
+        opening = _commentary_opening(paragraph)
+        if opening is not None:
+            kind, words, at_start = opening
+            # A second Explanation in a row keeps the law's numbering seen before the first.
+            structural = list(stack) if commentary is None else commentary.structural
+            _close_to_scope(stack, kind, words, p_start if at_start else p_end)
+            commentary = _Commentary(structural)
+        previous_text = paragraph
     for node in stack[1:]:
         node.end = own_end
     _fix_ends(section, text)
+
+
+# The provision an Explanation names as its scope ("For the purposes of this sub-section").
+_SCOPE = re.compile(r"\bthis\s+(?P<unit>sub-section|sub-clause|clause|section|Chapter|Part|"
+                    r"Act|Schedule)\b", re.IGNORECASE)
+_SCOPE_LEVEL = {"sub-section": Level.NUMBER, "clause": Level.LETTER, "sub-clause": Level.ROMAN}
+
+
+def _heading_echo(path: str) -> re.Pattern[str]:
+    """The section's own number and heading printed again at the start of its body,
+    behind an optional amendment bracket, up to the dash before its first marker."""
+    number = re.escape(path.split(".", 1)[-1])
+    return re.compile(r"^(?:\^[\w*]{1,4}[ \t]*(?:,[ \t]*\^[\w*]{1,4}[ \t]*)*)?\[?[ \t]*"
+                      + number + r"\.[ \t][^\n]{0,300}?(?:--|—|–)[ \t]*(?=\()")
+
+
+@dataclass(slots=True)
+class _Commentary:
+    """An open Explanation or Illustrations block. Its lettered or numbered items
+    (``(a) A contracts to ...``, ``(i) where a resolution plan ...``) explain the law; they
+    are not its clauses, so they get no provision id of their own. The block ends at a
+    marker numbered after one of the law's own provisions open before it (``(3)`` after
+    ``(2)``, ``(zb)`` after ``(za)``) unless it continues the block's own items (``(iii)``
+    after the block's ``(ii)``)."""
+
+    structural: list[_Node]
+    last: dict[Level, str] = field(default_factory=dict)
+
+    def holds(self, token: str, level: Level) -> bool:
+        """Whether the marker ``token`` (classified as ``level``) is an item of the block;
+        an item is recorded so the next one is seen to continue it."""
+        own = any(continues(prev, token, lvl) for lvl, prev in self.last.items())
+        law = any(node.level == level and comes_after(node.token, token, level)
+                  for node in self.structural)
+        if law and not own:
+            return False
+        self.last[level] = token
+        return True
+
+
+def _close_to_scope(stack: list[_Node], kind: str, paragraph: str, at: int) -> None:
+    """Close the open provisions deeper than the one a commentary block belongs to:
+    Illustrations and an Explanation "for the purposes of this section" belong to the
+    section, one of "this sub-section" or "this clause" to the innermost such provision;
+    an Explanation naming no scope stays with the open provision."""
+    keep = len(stack)
+    if kind.startswith("Illustration"):
+        keep = 1
+    else:
+        scope = _SCOPE.search(paragraph, 0, 200)
+        if scope is None:
+            return
+        unit = scope.group("unit").lower()
+        if unit in _SCOPE_LEVEL:
+            levels = [i for i, node in enumerate(stack) if node.level == _SCOPE_LEVEL[unit]]
+            if not levels:
+                return
+            keep = levels[-1] + 1
+        else:
+            keep = 1
+    while len(stack) > keep:
+        stack.pop().end = at
+
+
+def _open(stack: list[_Node], level: Level, token: str, previous_text: str, at: int) -> None:
+    """Open the provision of a marker: close what it closes, nest it in what stays open."""
+    was_open = list(stack)
+    _close_for(stack, level, token, previous_text, at)
+    parent = stack[-1]
+    path = f"{parent.path}({token})"
+    if any(child.path == path for child in parent.children):
+        # A repeated marker is almost always a quoted or inserted clause; keep it
+        # inside the open provision rather than minting a duplicate id (closing
+        # that provision here would leave the paragraph in none of its children).
+        stack[:] = was_open
+        return
+    node = _Node(path, KIND_OF_LEVEL[level], level, token, at)
+    parent.children.append(node)
+    stack.append(node)
+
+
+# An Explanation (``Explanation 2.--``) or Illustrations: opening a paragraph, or (text
+# read from a PDF joins lines) ending the sentence before it.
+COMMENTARY = re.compile(r"^(?:\^[\w*]{1,4}[ \t]*)?\W{0,3}(?P<kind>Explanation|Illustrations?)\b")
+COMMENTARY_AFTER = re.compile(
+    r"(?<=[.;:\]])[\"”'’]?\s+(?:(?P<kind>Illustrations?)\s*$"
+    r"|(?P<explanation>Explanation)(?:\s+\d{1,2})?\s*\.?\s*(?:--|—|–))")
+
+
+def _commentary_opening(paragraph: str) -> tuple[str, str, bool] | None:
+    """(kind, its words, whether it opens the paragraph) when ``paragraph`` opens an
+    Explanation or Illustrations, else None."""
+    m = COMMENTARY.match(paragraph)
+    if m:
+        return m.group("kind"), paragraph, True
+    m = COMMENTARY_AFTER.search(paragraph)
+    if m:
+        return m.group("kind") or m.group("explanation"), paragraph[m.start():], False
+    return None
 
 
 def _close_for(stack: list[_Node], level: Level, token: str, previous_text: str,
