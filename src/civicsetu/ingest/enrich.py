@@ -1,7 +1,9 @@
 """Metadata read from the parsed text: definitions, amendment footnotes and dates.
 
 - Definitions: a quoted term followed by ``means`` / ``includes`` / ``has the meaning``
-  (``(d) "allottee" ... means``) defines that term at the deepest provision holding it.
+  (``(d) "allottee" ... means``) defines that term at the deepest provision holding it; in
+  a section headed Definitions, so does a clause opening with an unquoted term
+  (``(7) financial creditor means``).
 - Amendments: India Code footnotes such as ``Subs. by Act 14 of 2019, s. 3, for clause (a)
   (w.e.f. 25-7-2019).``, attached to the provision where the footnote's marker is printed.
 - Dates: the enactment date printed before the first section (``[25th March, 2016.]``),
@@ -36,19 +38,52 @@ _COMMENCES = re.compile(r"(?:come|came)\s+into\s+force\s+on\s+(?:the\s+)?", re.I
 
 
 def extract_definitions(provisions: Sequence[Provision]) -> list[Definition]:
+    """The terms the provisions define, each credited to the deepest provision defining it."""
     found: dict[str, Definition] = {}
+    glossaries = {p.path for p in provisions
+                  if p.parent_path is None and _GLOSSARY_TITLE.search(p.title)}
     for p in _leaves_first(provisions):
+        terms = []
         for m in _DEFINED.finditer(p.text):
             if m.start() > 40 and not _is_explanation(p.text, m.start()):
                 continue  # a defined term leads its clause; deeper quotes are usage
-            key = " ".join(m.group("term").lower().split()).strip(" ,")
+            terms.append(m.group("term"))
+        if not terms and p.section in glossaries and p.parent_path is not None:
+            bare = _UNQUOTED_DEFINED.match(p.text)
+            words = bare.group("term").split() if bare else []
+            if words and words[0] not in _NOT_A_TERM and words[-1] not in _NOT_A_TERM:
+                terms.append(" ".join(words))
+        for term in terms:
+            key = " ".join(term.lower().split()).strip(" ,")
             if 1 < len(key) <= 60 and key not in found:
                 found[key] = Definition(key, p.id)
     return list(found.values())
 
 
+# A definitions section's clause that prints its term without quotes, as some India Code
+# texts do (``(7) financial creditor means any person to whom a financial debt is owed``).
+_GLOSSARY_TITLE = re.compile(r"\b(?:Definitions?|Interpretation)\b", re.IGNORECASE)
+_UNQUOTED_DEFINED = re.compile(
+    r"^\W{0,3}\(\w{1,4}\)[ \t]+(?P<term>[a-z][a-z-]*(?:[ \t][a-z-]+){0,4}?)\s+"
+    r"(?:means|includes|shall\s+mean|shall\s+include)\b")
+_NOT_A_TERM = frozenset({"the", "a", "an", "any", "in", "such", "this", "that", "every",
+                         "where", "when", "if", "references", "reference", "words", "which", "who",
+                         "whom", "shall", "may"})
+
+
 def _is_explanation(text: str, offset: int) -> bool:
-    return "Explanation" in text[max(0, offset - 120):offset]
+    """Whether the quoted term at ``offset`` is defined by an Explanation: just after its
+    opening words, or leading one of its items (``(b) "company secretary" means``), which
+    stay inside the provision the Explanation belongs to (ingest/statute.py)."""
+    before = text[:offset]
+    if "Explanation" in before[-120:]:
+        return True
+    return "Explanation" in before and bool(_ITEM_START.search(before))
+
+
+# A paragraph opened by an item marker and at most six words before the quote
+# (``(b) the word "signed" means``, ``(ii) In Exception 3, the expression "a ..." means``).
+_ITEM_START = re.compile(r"(?:^|\n)[ \t]*\(\w{1,4}\)[ \t]*(?:[\w,'-]+[ \t]+){0,6}$")
 
 
 def _leaves_first(provisions: Sequence[Provision]) -> list[Provision]:
