@@ -123,7 +123,11 @@ def test_a_clause_item_is_followed_by_the_clause_explanation(bundled: Engine) ->
     assert [u.provision.id for u in out] == [f"{RERA}#s.2(zk)(iii)", f"{RERA}#s.2(zk)"]
     assert out[1].text.startswith("Explanation")
     assert "jointly liable" in " ".join(out[1].text.split())
-    # the explanation's own item (vi) already shows it: nothing is added
+    # The explanation belongs to the clause, not to its last item (vi): quoting (vi) adds it.
     last = bundled.store.provision(f"{RERA}#s.2(zk)(vi)", None)
+    assert "Explanation" not in last.text
     shown = Unit(last, last.start, last.end, last.text, 0, False, 1.0)
-    assert len(_with_explanation_of_lead([shown], bundled.store, None, 10_000)) == 1
+    out = _with_explanation_of_lead([shown], bundled.store, None, 10_000)
+    assert [u.provision.id for u in out] == [f"{RERA}#s.2(zk)(vi)", f"{RERA}#s.2(zk)"]
+    # Once a quote shows it, nothing is added.
+    assert len(_with_explanation_of_lead(out, bundled.store, None, 10_000)) == 2
