@@ -320,6 +320,13 @@ class Settings(BaseSettings):
                     "(\"who is the 'promoter'?\") when the question's Act defines it "
                     "(search.defined).",
     )
+    asked_definitions: bool = Field(
+        default=True,
+        description="Also place first the definition of a term the question asks the meaning "
+                    "of without quotes (\"who counts as a consumer?\", \"does immovable "
+                    "property include timber?\") when the question's Act defines it "
+                    "(search.defined.asked_definitions).",
+    )
     pinned_references: bool = Field(
         default=True,
         description="Place after a provision the question names the (at most two) other "

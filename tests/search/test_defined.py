@@ -7,7 +7,12 @@ import pytest
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.ingest.pipeline import SourceSpec
-from civicsetu.search.defined import quoted_definitions, quoted_phrases, term_variants
+from civicsetu.search.defined import (
+    asked_definitions,
+    quoted_definitions,
+    quoted_phrases,
+    term_variants,
+)
 from tests.conftest import RERA
 
 
@@ -56,3 +61,23 @@ def test_a_quoted_term_in_a_lay_question_finds_its_definition(bundled: Engine) -
     finally:
         bundled.searcher.settings.quoted_definitions = True
     assert on == off
+
+
+def test_a_term_asked_about_without_quotes_finds_its_definition(tmp_path: Path,
+                                                               small_act: Path) -> None:
+    with Engine(Settings(home=tmp_path / "on")) as engine:
+        engine.ingest([SourceSpec(small_act)])
+        doc = engine.searcher.documents[0].id
+        store = engine.store
+        for question in ("Who counts as a tenant if I only rent a room?",
+                         "What does this law mean by a tenant?",
+                         "Does a tenant include a person who stays for a week?",
+                         "I pay rent every month. Am I a tenant?"):
+            assert asked_definitions(store, question, [doc]) == [f"{doc}#s.2(c)"], question
+        # A defined word in a question that asks no meaning changes nothing.
+        assert asked_definitions(store, "When must a tenant pay the rent?", [doc]) == []
+        result = engine.searcher.search("Who counts as a landlord?", k=5)
+        assert result.hits[0].provision_id == f"{doc}#s.2(a)"
+    with Engine(Settings(home=tmp_path / "on", asked_definitions=False)) as engine:
+        result = engine.searcher.search("Who counts as a landlord?", k=5)
+        assert result.hits[0].provision_id != f"{doc}#s.2(a)"

@@ -29,7 +29,7 @@ def quoted_phrases(query: str) -> list[str]:
     return [" ".join(m.lower().split()) for m in _QUOTED.findall(query)]
 
 
-def term_variants(phrase: str) -> list[str]:
+def term_variants(phrase: str, head_noun: bool = True) -> list[str]:
     """How a definitions table may key ``phrase``: as written, without articles, with its
     last word singular; for one or two words also the head noun alone ("thirty days" ->
     "day")."""
@@ -38,7 +38,7 @@ def term_variants(phrase: str) -> list[str]:
         return []
     bare = [w for w in words if w not in _ARTICLES] or words
     out = [" ".join(words), " ".join(bare), " ".join([*bare[:-1], _singular(bare[-1])])]
-    if len(bare) <= 2:
+    if len(bare) <= 2 and head_noun:
         out += [bare[-1], _singular(bare[-1])]
     return list(dict.fromkeys(v for v in out if len(v) > 2))
 
@@ -51,13 +51,48 @@ def _singular(word: str) -> str:
     return word
 
 
-def quoted_definitions(store: Store, query: str, docs: Sequence[str]) -> list[str]:
+# What a question asks when it asks for a meaning. After the cue comes the term ("what
+# does RERA mean by an allottee", "who counts as a consumer"); "include" follows it ("does
+# immovable property include standing timber").
+_TERM_AFTER = re.compile(
+    r"\b(?:mean(?:s|t)?\s+by|meaning\s+of|definition\s+of|defined\s+as|"
+    r"(?:counts?|qualif(?:y|ies)|regarded|treated|considered|classed)\s+as|"
+    r"(?:who|what)\s+is\s+an?|(?:are|am|is)\s+(?:we|i|they|he|she|it|this|that)\s+an?)\s",
+    re.IGNORECASE)
+_TERM_BEFORE = re.compile(r"\s(?:includes?|cover|covers|mean|means)\b", re.IGNORECASE)
+_DOES = re.compile(r"\b(?:does|do|is|are|would|will)\s", re.IGNORECASE)
+MAX_TERM_WORDS = 5
+
+
+def asked_definitions(store: Store, query: str, docs: Sequence[str]) -> list[str]:
+    """Provision id of the definition of the term the question asks the meaning of without
+    quoting it, in the first of ``docs`` that defines it; [] when it asks none."""
+    spans = [(m.end(), len(query)) for m in _TERM_AFTER.finditer(query)]
+    for m in _TERM_BEFORE.finditer(query):
+        opener = list(_DOES.finditer(query, 0, m.start()))
+        if opener:
+            spans.append((opener[-1].end(), m.start()))
+    for start, end in spans:
+        words = re.findall(r"[a-z][a-z-]*", query[start:end].lower())
+        while words and words[0] in _ARTICLES:
+            words = words[1:]
+        # The longest run of words next to the cue that the question's Acts define.
+        for run in (words[:n] for n in range(min(MAX_TERM_WORDS, len(words)), 0, -1)):
+            found = quoted_definitions(store, f'"{" ".join(run)}"', docs, head_noun=False)
+            if found:
+                return found[:1]
+    return []
+
+
+def quoted_definitions(store: Store, query: str, docs: Sequence[str],
+                       head_noun: bool = True) -> list[str]:
     """Provision ids of the definitions of the question's quoted terms, looked up in
     ``docs`` (the question's Acts, most likely first); each term in the first of them that
-    defines it, the longest matching form first."""
+    defines it, the longest matching form first (without ``head_noun``, never the last
+    word of a phrase alone)."""
     out: list[str] = []
     for phrase in quoted_phrases(query):
-        variants = term_variants(phrase)
+        variants = term_variants(phrase, head_noun)
         if not variants or not docs:
             continue
         found = store.definitions_for(variants, list(docs))

@@ -26,7 +26,7 @@ from civicsetu.search.consequence import (
     consequence_target,
     wanted_kinds,
 )
-from civicsetu.search.defined import quoted_definitions
+from civicsetu.search.defined import asked_definitions, quoted_definitions
 from civicsetu.search.graph_expand import (
     MAX_NEIGHBOURS,
     SEEDS,
@@ -388,11 +388,14 @@ class Searcher:
 
     def _definitions_first(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit],
                            fetched: dict[int, ChunkRow], as_of: date | None) -> list[Hit]:
-        """``hits`` led by the definitions of the question's quoted terms (search/defined.py),
-        looked up in its named and implied Acts, else in the Acts of its first hits."""
+        """``hits`` led by the definitions of the question's quoted terms, else of the term it
+        asks the meaning of (search/defined.py), looked up in its named and implied Acts,
+        else in the Acts of its first hits."""
         docs = [d for d in analysis.named_docs + analysis.implied_docs if d in allowed] or \
             list(dict.fromkeys(h.doc_id for h in hits[:10]))
         ids = quoted_definitions(self.store, analysis.query, docs)
+        if not ids and self.settings.asked_definitions:
+            ids = asked_definitions(self.store, analysis.query, docs)
         if not ids:
             return hits
         lead: list[Hit] = []
