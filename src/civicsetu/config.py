@@ -320,6 +320,12 @@ class Settings(BaseSettings):
                     "(\"who is the 'promoter'?\") when the question's Act defines it "
                     "(search.defined).",
     )
+    skip_spent_sections: bool = Field(
+        default=True,
+        description="Leave out of the ranking the sections whose heading says only that they "
+                    "were repealed or omitted, unless the question names them "
+                    "(search.spent).",
+    )
     asked_definitions: bool = Field(
         default=True,
         description="Also place first the definition of a term the question asks the meaning "

@@ -43,6 +43,7 @@ from civicsetu.search.places import elsewhere_after
 from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query, normalized
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router, capitalised_names, stem, title_phrases
+from civicsetu.search.spent import without_spent
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
 from civicsetu.types import Hit, Provision, section_of, split_provision_id
 
@@ -239,6 +240,8 @@ class Searcher:
             timings["graph"] = _ms(t)
         if mode == "hybrid" and rerank:
             hits = self.reranker.rerank(analysis, lists, query_vector, hits)
+        if self.settings.skip_spent_sections:
+            hits = without_spent(hits, self.headings)
         if self.settings.party_headings:
             hits = others_after(analysis.query, hits, self.headings.of(hits[:40]))
         if self.settings.territorial_extent:
