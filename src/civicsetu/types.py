@@ -254,6 +254,9 @@ class ParsedDocument:
     definitions: tuple[Definition, ...] = ()
     amendments: tuple[Amendment, ...] = ()
     dates: tuple[DatedEvent, ...] = ()
+    # The parser that produced this (ingest.version.PARSER_VERSION); 0 is unknown, so a
+    # document stored with it is re-parsed by the next ingest.
+    parser_version: int = 0
 
 
 @dataclass(slots=True)

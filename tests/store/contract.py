@@ -26,6 +26,7 @@ from civicsetu.corpus import bundled_acts
 from civicsetu.errors import NotFoundError
 from civicsetu.ingest.loader import load_source
 from civicsetu.ingest.pipeline import parse_document
+from civicsetu.ingest.version import PARSER_VERSION
 from civicsetu.store.base import Provenance, Store
 from civicsetu.types import DocType, ParsedDocument
 from tests.store.test_graph import ACT as HOUSING
@@ -164,6 +165,17 @@ class StoreContract:
         assert housing.document_hash(H) == parsed.document.content_hash
         assert housing.document_hash("no-such-act") is None
         assert infos[R].doc_type == "rules"
+
+    def test_parser_version_is_stored_with_each_write(self, store: Store,
+                                                      tmp_path: Path) -> None:
+        parsed = parse(write(tmp_path, f"{E}.md", ESCROW))
+        assert parsed.parser_version == PARSER_VERSION
+        assert store.parser_version(E) is None
+        put(store, replace(parsed, parser_version=0))  # as an older parser wrote it
+        assert store.parser_version(E) == 0
+        put(store, parsed)
+        assert store.parser_version(E) == PARSER_VERSION
+        assert store.document_hash(E) == parsed.document.content_hash
 
     def test_document_round_trips(self, housing: Store, tmp_path: Path) -> None:
         parsed = parse(write(tmp_path / "again", f"{R}.txt", RULES), doc_type=DocType.RULES,

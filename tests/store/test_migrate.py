@@ -3,6 +3,7 @@ by counts and checksums, resumable, and searchable the same way afterwards."""
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import date
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from civicsetu.cli import app
+from civicsetu.ingest.version import PARSER_VERSION
 from civicsetu.store import SQLiteStore
 from civicsetu.store.migrate import migrate
 from civicsetu.store.postgres import PostgresStore
@@ -74,6 +76,17 @@ def test_migration_resumes_and_recopies_only_what_changed(source: Path, pg_url: 
     assert {d.doc_id: d.status for d in second.documents} == {
         "model-deposit-act-2030": "skipped", "model-escrow-act-2030": "copied",
         "model-housing-act-2030": "skipped", "model-housing-rules-2031": "skipped"}
+    assert target.parser_version("model-escrow-act-2030") == PARSER_VERSION
+    # The parser version is part of a document's checksum: a change is copied again.
+    conn = sqlite3.connect(source)
+    with conn:
+        conn.execute("UPDATE documents SET parser_version = 0 WHERE id = 'model-escrow-act-2030'")
+    conn.close()
+    third = migrate(source, target)
+    assert third.verified
+    assert [d.doc_id for d in third.documents if d.status == "copied"] == [
+        "model-escrow-act-2030"]
+    assert target.parser_version("model-escrow-act-2030") == 0
     target.close()
 
 

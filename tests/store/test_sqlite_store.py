@@ -10,6 +10,7 @@ from civicsetu.embed.base import Vectors
 from civicsetu.engine import Engine
 from civicsetu.errors import NotFoundError, StoreError
 from civicsetu.ingest.pipeline import SourceSpec, ingest
+from civicsetu.store import migrations
 from civicsetu.store.migrations import known_migrations
 from civicsetu.store.sqlite import SQLiteStore
 
@@ -105,6 +106,28 @@ def test_migrations_are_recorded_and_newer_databases_refused(tmp_path: Path) -> 
     conn.close()
     with pytest.raises(StoreError, match="newer CivicSetu"):
         SQLiteStore(db)
+
+
+def test_an_index_from_before_parser_versions_gets_0(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening an index written before ``0050_parser_version`` adds the column; its
+    documents get version 0, so the next ingest re-parses them."""
+    db = tmp_path / "old.db"
+    earlier = [m for m in migrations.MIGRATIONS if m[0] != "0050_parser_version"]
+    monkeypatch.setattr(migrations, "MIGRATIONS", earlier)
+    conn = sqlite3.connect(db, isolation_level=None)
+    migrations.apply_migrations(conn)
+    conn.execute("INSERT INTO documents (id, title, content_hash, text, ingested_at) "
+                 "VALUES ('old-act', 'Old Act', 'h', 'text', 'then')")
+    conn.close()
+    monkeypatch.undo()
+    store = SQLiteStore(db)
+    assert store.parser_version("old-act") == 0
+    assert store.parser_version("no-such-act") is None
+    store.close()
+    conn = sqlite3.connect(db)
+    assert [r[0] for r in conn.execute("SELECT name FROM migrations")] == known_migrations()
+    conn.close()
 
 
 def test_corrupt_database_file_gets_a_clear_error(tmp_path: Path) -> None:

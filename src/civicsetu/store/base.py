@@ -176,6 +176,11 @@ class Store(Protocol):
 
     def document_hash(self, doc_id: str) -> str | None: ...
 
+    def parser_version(self, doc_id: str) -> int | None:
+        """The parser version ``doc_id`` was written with (``ParsedDocument.parser_version``;
+        0 for a document stored before versions were recorded); None when unknown."""
+        ...
+
     def cached_vectors(self, model_id: str,
                        text_hashes: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]: ...
 

@@ -32,7 +32,8 @@ from civicsetu.store.sqlite import SQLiteStore
 TABLES: dict[str, tuple[str, ...]] = {
     "documents": ("id", "title", "short_title", "source", "jurisdiction", "doc_type",
                   "aliases", "effective_date", "parent_id", "content_hash", "text",
-                  "ingested_at", "origin", "origin_path", "origin_at", "lookalike_of"),
+                  "ingested_at", "origin", "origin_path", "origin_at", "lookalike_of",
+                  "parser_version"),
     "provisions": ("id", "doc_id", "path", "section", "parent_path", "kind", "title", "start",
                    '"end"', "ordinal", "footnotes", "valid_from", "valid_to", "page",
                    "page_end"),

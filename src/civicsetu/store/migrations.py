@@ -169,6 +169,11 @@ MIGRATIONS: list[tuple[str, str]] = [
             PRIMARY KEY (doc_id, key)
         ) WITHOUT ROWID;
     """),
+    # The parser version each document was parsed with (civicsetu.ingest.version): an
+    # unchanged text parsed by an older parser is re-parsed. Rows from before get 0.
+    ("0050_parser_version", """
+        ALTER TABLE documents ADD COLUMN parser_version INTEGER NOT NULL DEFAULT 0;
+    """),
 ]
 
 

@@ -170,6 +170,13 @@ class PostgresStore:
                             (doc_id,)).fetchone()
         return str(row[0]) if row else None
 
+    def parser_version(self, doc_id: str) -> int | None:
+        """The parser version ``doc_id`` was stored with (0: before it was recorded)."""
+        with self._read() as c:
+            row = c.execute("SELECT parser_version FROM documents WHERE id = %s",
+                            (doc_id,)).fetchone()
+        return int(row[0]) if row else None
+
     def cached_vectors(self, model_id: str,
                        text_hashes: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
         unique = list(dict.fromkeys(text_hashes))
@@ -198,17 +205,18 @@ class PostgresStore:
             graph.drop_current(c, doc.id)
             c.execute(
                 "INSERT INTO documents (id, title, short_title, source, jurisdiction, doc_type,"
-                " aliases, effective_date, parent_id, content_hash, text, ingested_at)"
-                " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (id) DO UPDATE SET"
+                " aliases, effective_date, parent_id, content_hash, text, ingested_at,"
+                " parser_version)"
+                " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (id) DO UPDATE SET"
                 " title=excluded.title, short_title=excluded.short_title,"
                 " source=excluded.source, jurisdiction=excluded.jurisdiction,"
                 " doc_type=excluded.doc_type, aliases=excluded.aliases,"
                 " effective_date=excluded.effective_date, parent_id=excluded.parent_id,"
                 " content_hash=excluded.content_hash, text=excluded.text,"
-                " ingested_at=excluded.ingested_at",
+                " ingested_at=excluded.ingested_at, parser_version=excluded.parser_version",
                 (doc.id, doc.title, doc.short_title, doc.source, doc.jurisdiction,
                  doc.doc_type.value, json.dumps(list(doc.aliases)), iso(doc.effective_date),
-                 doc.parent_id, doc.content_hash, doc.text, now))
+                 doc.parent_id, doc.content_hash, doc.text, now, parsed.parser_version))
             with c.cursor() as cur:
                 cur.executemany(
                     'INSERT INTO provisions (id, doc_id, path, section, parent_path, kind, title,'

@@ -233,6 +233,11 @@ PG_MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE chunk_terms ADD CONSTRAINT chunk_terms_pkey PRIMARY KEY
             USING INDEX chunk_terms_key;
     """),
+    # The parser version each document was parsed with (SQLite 0050): an unchanged text
+    # parsed by an older parser is re-parsed. Rows from before get 0.
+    ("pg0006_parser_version", """
+        ALTER TABLE documents ADD COLUMN parser_version INTEGER NOT NULL DEFAULT 0;
+    """),
 ]
 
 # Every process applying migrations takes this lock first, so several API workers

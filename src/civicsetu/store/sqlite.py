@@ -154,6 +154,12 @@ class SQLiteStore:
                                  (doc_id,)).fetchone()
         return row[0] if row else None
 
+    def parser_version(self, doc_id: str) -> int | None:
+        """The parser version ``doc_id`` was stored with (0: before it was recorded)."""
+        row = self._conn.execute("SELECT parser_version FROM documents WHERE id = ?",
+                                 (doc_id,)).fetchone()
+        return int(row[0]) if row else None
+
     def cached_vectors(self, model_id: str,
                        text_hashes: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
         found: dict[str, npt.NDArray[np.float32]] = {}
@@ -181,17 +187,19 @@ class SQLiteStore:
             versions.drop_current(c, doc.id)
             row = (doc.title, doc.short_title, doc.source, doc.jurisdiction,
                    doc.doc_type.value, json.dumps(list(doc.aliases)),
-                   iso(doc.effective_date), doc.parent_id, doc.content_hash, doc.text, now)
+                   iso(doc.effective_date), doc.parent_id, doc.content_hash, doc.text, now,
+                   parsed.parser_version)
             stored = c.execute("SELECT 1 FROM documents WHERE id = ?", (doc.id,)).fetchone()
             if stored:
                 c.execute("UPDATE documents SET title=?, short_title=?, source=?, "
                           "jurisdiction=?, doc_type=?, aliases=?, effective_date=?, "
-                          "parent_id=?, content_hash=?, text=?, ingested_at=? WHERE id = ?",
-                          (*row, doc.id))
+                          "parent_id=?, content_hash=?, text=?, ingested_at=?, "
+                          "parser_version=? WHERE id = ?", (*row, doc.id))
             else:
                 c.execute("INSERT INTO documents (title, short_title, source, jurisdiction,"
                           " doc_type, aliases, effective_date, parent_id, content_hash, text,"
-                          " ingested_at, id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (*row, doc.id))
+                          " ingested_at, parser_version, id)"
+                          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", (*row, doc.id))
             c.executemany(
                 'INSERT INTO provisions (id, doc_id, path, section, parent_path, kind, title,'
                 ' start, "end", ordinal, footnotes, valid_from, valid_to, page, page_end)'

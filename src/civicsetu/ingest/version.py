@@ -1,0 +1,10 @@
+"""The version of the parse: which provisions, chunks, definitions and references a text
+becomes. An index stores it per document, so a newer parser re-parses what an older one
+wrote even when the text is unchanged."""
+
+from __future__ import annotations
+
+# Bump it whenever the same source text would parse into different provisions, chunks,
+# definitions or references (ids, nesting, spans, chunk boundaries, extracted metadata).
+# Documents stored with a lower version are re-parsed once by the next ingest.
+PARSER_VERSION = 1
