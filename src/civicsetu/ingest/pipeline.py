@@ -21,12 +21,15 @@ from civicsetu.ingest.identity import lookalikes, several_acts, user_doc_id
 from civicsetu.ingest.loader import load_source
 from civicsetu.ingest.references import extract_references
 from civicsetu.ingest.statute import parse_provisions
+from civicsetu.ingest.version import PARSER_VERSION
 from civicsetu.store.base import Provenance, Store
 from civicsetu.types import DocType, Document, Edge, EdgeType, ParsedDocument
 
 log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[str, int, int], None]
+
+REPARSED = "re-parsed: the parser changed since this document was indexed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +82,7 @@ def parse_document(document: Document, settings: Settings,
         definitions=tuple(extract_definitions(provisions)),
         amendments=tuple(amendments),
         dates=tuple(extract_dates(document, provisions, amendments)),
+        parser_version=PARSER_VERSION,
     )
 
 
@@ -126,7 +130,11 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
                           "sections would be quoted under one title, so it was not indexed. "
                           "Split it into one file per Act and ingest each")
     previous = store.document_hash(document.id)
-    if previous == document.content_hash and not force:
+    same_text = previous == document.content_hash
+    # An unchanged text stored by an older parser still holds that parser's provisions
+    # (ids the law does not have): it is re-parsed once, without --force.
+    reparse = same_text and (store.parser_version(document.id) or 0) < PARSER_VERSION
+    if same_text and not force and not reparse:
         if not store.provenance([document.id]).get(document.id, Provenance("")).origin:
             _record_provenance(store, *_official_or(document, spec.kind, where))  # older index
         if on_progress:
@@ -163,6 +171,8 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
 
         store.set_document_metadata(document.id, metadata(document.text))
     notes = list(read_warnings + parsed.warnings)
+    if reparse and not force:
+        notes.insert(0, REPARSED)
     if partial:
         notes.append(f"only {share:.0%} of the text was indexed (--allow-partial)")
     notes += look_notes
