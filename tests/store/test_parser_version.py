@@ -118,3 +118,22 @@ def test_the_old_parse_is_replaced_not_kept_as_history(backend: Backend, act: Pa
     assert backend.store.history(f"{DOC}#s.3(1)(a)") == []
     assert [p.path for p in backend.store.provisions_of_section(DOC, "s.3")] == [
         p.path for p in parsed.provisions if p.section == "s.3"]
+
+
+def test_a_text_once_indexed_in_part_is_reparsed_in_part(backend: Backend,
+                                                         tmp_path: Path) -> None:
+    """A file the user indexed with --allow-partial is not refused by the upgrade's
+    re-parse: the index already holds it in part, by the user's choice."""
+    path = tmp_path / "src" / "partial-notes-2099.md"
+    path.parent.mkdir(exist_ok=True)
+    prose = "An unnumbered paragraph of commentary about the Act and its history. " * 40
+    path.write_text(f"{prose}\n\n## Section 1 - Short title\n\nThis is the Notes Act.\n",
+                    encoding="utf-8")
+    first = _ingest(backend, path, allow_partial=True)
+    assert first.status == "added" and "only" in first.message
+    doc = first.doc_id
+    backend.sql(f"UPDATE documents SET parser_version = 0 WHERE id = '{doc}'")
+    again = _ingest(backend, path)  # neither --force nor --allow-partial
+    assert again.status == "updated"
+    assert again.message.startswith(REPARSED) and "only" in again.message
+    assert backend.store.parser_version(doc) == PARSER_VERSION

@@ -143,7 +143,9 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     parsed = parse_document(document, settings, spec.derived_from)
     share = indexed_share(parsed)
     partial = share < settings.min_indexed_share
-    if partial and not allow_partial:
+    # A re-parse of a text the index already holds was allowed in part once; an upgrade
+    # does not turn it into a failure.
+    if partial and not allow_partial and not (reparse and not force):
         raise SourceError(f"{spec.path}: only {share:.0%} of its text would be indexed (the "
                           "rest is not in numbered provisions); nothing was written. Check the "
                           "file, or pass --allow-partial to index that part anyway")
