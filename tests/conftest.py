@@ -66,7 +66,11 @@ def bundled_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("bundled-home")
     seed = os.environ.get("CIVICSETU_TEST_BUNDLED_SEED")
     if seed and (Path(seed) / "civicsetu.db").is_file():
-        shutil.copy2(Path(seed) / "civicsetu.db", home / "civicsetu.db")
+        # The write-ahead log too: a seed whose last writes were never checkpointed holds
+        # them there.
+        for name in ("civicsetu.db", "civicsetu.db-wal"):
+            if (Path(seed) / name).is_file():
+                shutil.copy2(Path(seed) / name, home / name)
         return home
     with Engine(Settings(home=home)) as engine:
         reports = engine.ingest_bundled()
