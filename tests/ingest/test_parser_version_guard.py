@@ -20,6 +20,7 @@ from civicsetu.ingest.version import PARSER_VERSION
 # PARSER_VERSION -> fingerprint of the bundled Acts' parse.
 FINGERPRINTS = {
     1: "caa456a507fbba26",
+    2: "caa456a507fbba26",  # unit detection of PDF texts only; the bundle is Markdown
 }
 
 

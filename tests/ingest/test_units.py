@@ -208,3 +208,36 @@ def test_no_structure_falls_back_to_paragraphs_and_says_so() -> None:
     provisions, warnings = parse_provisions("memo", "A note.\n\nAnother note.\n", DocType.OTHER)
     assert [p.path for p in provisions] == ["p.1", "p.2"]
     assert "paragraph by paragraph" in warnings[0]
+
+
+def test_inserted_and_wrapped_section_headings_of_a_pdf_text_are_units() -> None:
+    # As the Income-tax Act reads from a PDF: a section inserted by amendment prints its
+    # footnote's bracket first, a long heading wraps, and inserted numbers sort letter by
+    # letter (80C < 80CC < 80CCA < 80D; 80HHF < 80-I < 80-IA < 80-IB < 80J).
+    text = (
+        "80. Deductions to be made.— ( 1 ) In computing the total income, there shall be "
+        "allowed the deductions.\n\n"
+        "4 [ 80C. Deduction in respect of life insurance premia, deferred annuity, "
+        "contributions to\n"
+        "provident fund, etc. — ( 1 ) In computing the total income there shall be deducted.\n\n"
+        "80CC. Deduction in respect of investment in certain new shares. — ( 1 ) Omitted.\n\n"
+        "1 [80CCA. Deduction in respect of deposits under National Savings Scheme. — ( 1 ) "
+        "Where an assessee has deposited money.\n\n"
+        "80D. Deduction in respect of health insurance premia. — ( 1 ) In computing.\n\n"
+        "80HHF. Deduction in respect of profits from export of film software. — ( 1 ) Text.\n\n"
+        "80-IA. Deductions in respect of profits and gains from industrial undertakings or\n"
+        "enterprises engaged in infrastructure development, etc. — ( 1 ) Where the gross "
+        "total income includes profits.\n\n"
+        "80-IB. Deduction in respect of profits and gains from certain industrial undertakings "
+        "other than\ninfrastructure development undertakings. — ( 1 ) Where the gross total "
+        "income includes profits.\n\n"
+        "80J. [ Omitted.]. — Text.\n"
+    )
+    units = find_units(text, DocType.ACT)
+    assert [u.path for u in units] == ["s.80", "s.80C", "s.80CC", "s.80CCA", "s.80D",
+                                       "s.80HHF", "s.80-IA", "s.80-IB", "s.80J"]
+    by_path = {u.path: u for u in units}
+    assert by_path["s.80-IB"].title == ("Deduction in respect of profits and gains from certain "
+                                        "industrial undertakings other than infrastructure "
+                                        "development undertakings")
+    assert by_path["s.80C"].title.endswith("contributions to provident fund, etc")

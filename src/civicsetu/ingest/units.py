@@ -44,8 +44,15 @@ MARKDOWN = re.compile(
     re.MULTILINE | re.IGNORECASE,
 )
 # ``18. Title.—(1) ...``: Acts allow three digits and letter suffixes (``18A``).
+# Text read from a PDF prints an inserted section behind its footnote's bracket
+# (``4 [ 80C. Deduction ...``), and a heading too long for one line wraps onto the next
+# (``80-IB. Deduction in respect of profits ... other than`` / ``infrastructure
+# development undertakings. — (1)``).
+_INSERTED = r"(?:\d{1,2}[ \t]?\[[ \t]?)?"
+_WRAPPED_TITLE = r"(?P<wrapped>[A-Z\[\^\u201c\"'][^\n]{20,250}\n[ \t]*[a-z][^\n]{0,200}?)"
 ACT_DASH = re.compile(
-    r"^[ \t]*(?P<num>\d{1,3}(?:[A-Z]{1,3}|-[A-Z]{1,2})?)\.[ \t]+" + _TITLE + _DASH, re.M)
+    r"^[ \t]*" + _INSERTED + r"(?P<num>\d{1,3}(?:[A-Z]{1,4}|-[A-Z]{1,3})?)\.[ \t]+(?:"
+    + _TITLE + _DASH + "|" + _WRAPPED_TITLE + _DASH + ")", re.M)
 RULE_DASH = re.compile(r"^[ \t]*(?P<num>\d{1,2}[A-Z]?)\.[ \t]+" + _TITLE + _DASH, re.M)
 RULE_NEWLINE_DOT = re.compile(
     r"^[ \t]*(?P<num>\d{1,2}[A-Z]?)\.[ \t]*\n(?:[ \t]*\n)?[ \t]*(?P<title>[A-Z][^\n]{2,200}?)"
@@ -260,8 +267,8 @@ def _with_appendices(text: str, units: list[Unit]) -> list[Unit]:
 
 
 def _unit(m: re.Match[str], prefix: str, kind: ProvisionKind, style: str) -> Unit:
-    return Unit(prefix + m.group("num"), kind, _clean_title(m.group("title")), m.start(),
-                m.end(), style)
+    title = m.group("title") or " ".join((m.groupdict().get("wrapped") or "").split())
+    return Unit(prefix + m.group("num"), kind, _clean_title(title), m.start(), m.end(), style)
 
 
 def _clean_title(title: str | None) -> str:
@@ -283,15 +290,21 @@ def _sort_key(path: str) -> tuple[int, ...]:
         m = re.match(r"(\d+)-?([A-Z]*)", piece)
         if not m:
             return (0,)
-        parts.append(int(m.group(1)) * 1000 + _suffix_rank(m.group(2)))
+        parts.append(int(m.group(1)) * SUFFIX_SPAN + _suffix_rank(m.group(2)))
     return tuple(parts)
 
 
+SUFFIX_LETTERS = 4
+SUFFIX_SPAN = 27 ** SUFFIX_LETTERS  # a number's suffixes all rank below the next number
+
+
 def _suffix_rank(suffix: str) -> int:
+    """Inserted sections sort as the India Code numbers them, letter by letter:
+    80C < 80CC < 80CCA < 80D, 80-I < 80-IA < 80-IB < 80J."""
     rank = 0
-    for ch in suffix:
-        rank = rank * 27 + (ord(ch) - 64)
-    return min(rank, 999)
+    for i in range(SUFFIX_LETTERS):
+        rank = rank * 27 + (ord(suffix[i]) - 64 if i < len(suffix) else 0)
+    return rank
 
 
 def _increasing(units: list[Unit]) -> list[Unit]:
@@ -304,7 +317,7 @@ def _increasing(units: list[Unit]) -> list[Unit]:
     if n < 2:
         return units
     keys = [_sort_key(u.path) for u in units]
-    lead = [k[0] // 1000 for k in keys]
+    lead = [k[0] // SUFFIX_SPAN for k in keys]
     best: list[tuple[int, int]] = [(1, 0)] * n  # (length, -total jump)
     previous = [-1] * n
     for i in range(n):
