@@ -58,3 +58,17 @@ def test_the_builder_question_shows_no_passage_twice(bundled: Engine) -> None:
         for j, (doc2, start2, end2) in enumerate(spans):
             assert i == j or doc != doc2 or not (start <= start2 and end2 <= end), \
                 (answer.citations[i].label, answer.citations[j].label)
+
+
+def test_a_passage_across_two_clauses_is_cited_to_their_provision(bundled: Engine) -> None:
+    ibc = "the-insolvency-and-bankruptcy-code-2016"
+    s5 = {p.path: p for p in bundled.store.provisions_of_section(ibc, "s.5")}
+    section, sub, f, g = s5["s.5"], s5["s.5(8)"], s5["s.5(8)(f)"], s5["s.5(8)(g)"]
+    # From the Explanation that closes clause (f) into clause (g): read from a chunk of
+    # the section, it was labelled "Section 5".
+    start = f.start + f.text.index("Explanation")
+    (u,) = pinpointed([_unit(section, start, g.end)], bundled.store.provisions_of_section)
+    assert u.provision.id == sub.id
+    # Inside one clause only, a passage that does not open it keeps its wider label.
+    (v,) = pinpointed([_unit(section, start, f.end)], bundled.store.provisions_of_section)
+    assert v.provision.id == section.id

@@ -42,17 +42,26 @@ def pinpointed(units: list[Unit], read_section: SectionReader) -> list[Unit]:
     Only a unit that opens the provision (its text starts with the provision's own
     number) moves: the store's span of a last clause also holds the proviso or the
     Explanation printed after it, which qualify the enclosing provision ("For the
-    purposes of this section"), so a unit starting there keeps its wider label."""
+    purposes of this section"), so a unit starting there keeps its wider label. A unit
+    that runs across two of a provision's parts (the end of clause (f) and clause (g) of
+    sub-section (8)) is that provision's text whichever way it starts: it moves to it."""
     out: list[Unit] = []
     for u in units:
         best = u.provision
-        for p in read_section(u.provision.doc_id, section_of(u.provision.path)):
+        family = read_section(u.provision.doc_id, section_of(u.provision.path))
+        for p in family:
             if p.start <= u.start and u.end <= p.end and \
-                    not p.text[:u.start - p.start].strip() and \
-                    p.end - p.start < best.end - best.start:
+                    p.end - p.start < best.end - best.start and \
+                    (not p.text[:u.start - p.start].strip() or _spans_parts(u, p, family)):
                 best = p
         out.append(u if best is u.provision else replace(u, provision=best))
     return out
+
+
+def _spans_parts(u: Unit, p: Provision, family: list[Provision]) -> bool:
+    """Whether ``p`` has parts and none of them holds ``u`` whole."""
+    parts = [c for c in family if c.parent_path == p.path]
+    return bool(parts) and not any(c.start <= u.start and u.end <= c.end for c in parts)
 
 
 def _holds(outer: Unit, inner: Unit) -> bool:
