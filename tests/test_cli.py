@@ -115,6 +115,30 @@ def test_ingest_reports_bad_files_and_keeps_the_good(tmp_path: Path, small_act: 
         "model-tenancy-act-2099"]
 
 
+def test_a_reparse_after_an_upgrade_is_said_once(tmp_path: Path, small_act: Path) -> None:
+    # Three copies of one Act under other names stand for a library an older CivicSetu
+    # parsed: the next plain ingest re-parses each, and says why in one line, not three.
+    import sqlite3
+
+    from civicsetu.ingest.pipeline import REPARSED
+
+    home = tmp_path / "home"
+    sources = []
+    for name in ("tenancy-a-2099", "tenancy-b-2099", "tenancy-c-2099"):
+        copy = tmp_path / f"{name}.md"
+        copy.write_text(small_act.read_text(encoding="utf-8").replace("2099", name[8]),
+                        encoding="utf-8")
+        sources.append(str(copy))
+    assert run(home, "ingest", *sources).returncode == 0
+    with sqlite3.connect(home / "civicsetu.db") as conn:
+        conn.execute("UPDATE documents SET parser_version = 0")
+    conn.close()
+    proc = run(home, "ingest", *sources)
+    assert proc.returncode == 0, proc.stderr
+    notes = [line for line in proc.stderr.splitlines() if REPARSED in line]
+    assert notes == [f"3 documents: {REPARSED}"], proc.stderr
+
+
 def test_help_explains_every_command(tmp_path: Path) -> None:
     proc = run(tmp_path, "--help")
     for command in ("ingest", "search", "ask", "show", "eval", "documents", "graph"):

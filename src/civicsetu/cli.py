@@ -28,7 +28,7 @@ from civicsetu.cli_store import store_app
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.errors import CivicSetuError, InputError
-from civicsetu.ingest.pipeline import SourceSpec, bundled_specs
+from civicsetu.ingest.pipeline import IngestReport, SourceSpec, bundled_specs
 from civicsetu.render import (
     answer_lines,
     edge_lines,
@@ -187,11 +187,36 @@ def ingest_cmd(
             table.add_row(Text(r.doc_id), r.status, str(r.provisions), str(r.chunks),
                           str(r.embedded), str(r.reused))
         err.print(table)
-        emit(err, [styled((f"{r.source}: {r.message}", "yellow")) if r.status != "failed"
-                   else styled((r.message, "red")) for r in reports if r.message])
+        emit(err, _report_notes(reports))
     failed = [r for r in reports if r.status == "failed"]
     if failed:
         raise typer.Exit(3)
+
+
+def _report_notes(reports: list[IngestReport]) -> list[Text]:
+    """One line per report with a message; a message several documents share (a re-parse
+    after an upgrade touches every document) is said once, with how many it concerns."""
+    shared: dict[str, list[IngestReport]] = {}
+    for r in reports:
+        if r.message and r.status != "failed":
+            shared.setdefault(r.message, []).append(r)
+    lines: list[Text] = []
+    said: set[str] = set()
+    for r in reports:
+        if not r.message:
+            continue
+        if r.status == "failed":
+            lines.append(styled((r.message, "red")))
+        elif len(shared[r.message]) < SHARED_NOTE_MIN:
+            lines.append(styled((f"{r.source}: {r.message}", "yellow")))
+        elif r.message not in said:
+            said.add(r.message)
+            lines.append(styled((f"{len(shared[r.message])} documents: {r.message}",
+                                 "yellow")))
+    return lines
+
+
+SHARED_NOTE_MIN = 3  # documents sharing a message before it is said once for all
 
 
 @app.command("search")
