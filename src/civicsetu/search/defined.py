@@ -77,36 +77,40 @@ def asked_definitions(store: Store, query: str, docs: Sequence[str]) -> list[str
         while words and words[0] in _ARTICLES:
             words = words[1:]
         # The longest run of words next to the cue that the question's Acts define.
-        for run in (words[:n] for n in range(min(MAX_TERM_WORDS, len(words)), 0, -1)):
-            found = quoted_definitions(store, f'"{" ".join(run)}"', docs, head_noun=False)
-            if found:
-                return found[:1]
+        for n in range(min(MAX_TERM_WORDS, len(words)), 0, -1):
+            pid = definition_of(store, " ".join(words[:n]), docs, head_noun=False)
+            if pid is not None:
+                return [pid]
     return []
 
 
-def quoted_definitions(store: Store, query: str, docs: Sequence[str],
-                       head_noun: bool = True) -> list[str]:
+def quoted_definitions(store: Store, query: str, docs: Sequence[str]) -> list[str]:
     """Provision ids of the definitions of the question's quoted terms, looked up in
     ``docs`` (the question's Acts, most likely first); each term in the first of them that
-    defines it, the longest matching form first (without ``head_noun``, never the last
-    word of a phrase alone)."""
+    defines it, the longest matching form first."""
     out: list[str] = []
     for phrase in quoted_phrases(query):
-        variants = term_variants(phrase, head_noun)
-        if not variants or not docs:
-            continue
-        found = store.definitions_for(variants, list(docs))
-        by_doc: dict[str, dict[str, str]] = {}
-        for term, pid in found:
-            by_doc.setdefault(split_provision_id(pid)[0], {})[term] = pid
-        for doc_id in docs:
-            terms = by_doc.get(doc_id)
-            if not terms:
-                continue
-            pid = next(terms[v] for v in variants if v in terms)
-            if pid not in out:
-                out.append(pid)
-            break
+        pid = definition_of(store, phrase, docs)
+        if pid is not None and pid not in out:
+            out.append(pid)
         if len(out) >= MAX_TERMS:
             break
     return out
+
+
+def definition_of(store: Store, phrase: str, docs: Sequence[str],
+                  head_noun: bool = True) -> str | None:
+    """Provision id of the definition of ``phrase`` in the first of ``docs`` that defines
+    it (its longest matching form first; without ``head_noun``, never the last word of the
+    phrase alone), or None."""
+    variants = term_variants(phrase, head_noun)
+    if not variants or not docs:
+        return None
+    by_doc: dict[str, dict[str, str]] = {}
+    for term, pid in store.definitions_for(variants, list(docs)):
+        by_doc.setdefault(split_provision_id(pid)[0], {})[term] = pid
+    for doc_id in docs:
+        terms = by_doc.get(doc_id)
+        if terms:
+            return next(terms[v] for v in variants if v in terms)
+    return None
