@@ -45,8 +45,8 @@ def _pattern(names: Mapping[str, str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
 
 
-_PLACE = _pattern({**STATES_AND_CITIES, **FORMER_NAMES})
 _ALL = {**STATES_AND_CITIES, **FORMER_NAMES}
+_PLACE = _pattern(_ALL)
 
 
 def places_in(text: str) -> set[str]:
