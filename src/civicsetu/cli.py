@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections import Counter
 from dataclasses import asdict
 from datetime import date
 from pathlib import Path
@@ -196,10 +197,7 @@ def ingest_cmd(
 def _report_notes(reports: list[IngestReport]) -> list[Text]:
     """One line per report with a message; a message several documents share (a re-parse
     after an upgrade touches every document) is said once, with how many it concerns."""
-    shared: dict[str, list[IngestReport]] = {}
-    for r in reports:
-        if r.message and r.status != "failed":
-            shared.setdefault(r.message, []).append(r)
+    shared = Counter(r.message for r in reports if r.message and r.status != "failed")
     lines: list[Text] = []
     said: set[str] = set()
     for r in reports:
@@ -207,12 +205,11 @@ def _report_notes(reports: list[IngestReport]) -> list[Text]:
             continue
         if r.status == "failed":
             lines.append(styled((r.message, "red")))
-        elif len(shared[r.message]) < SHARED_NOTE_MIN:
+        elif shared[r.message] < SHARED_NOTE_MIN:
             lines.append(styled((f"{r.source}: {r.message}", "yellow")))
         elif r.message not in said:
             said.add(r.message)
-            lines.append(styled((f"{len(shared[r.message])} documents: {r.message}",
-                                 "yellow")))
+            lines.append(styled((f"{shared[r.message]} documents: {r.message}", "yellow")))
     return lines
 
 
