@@ -9,6 +9,7 @@ can be checked later.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Iterator
@@ -172,7 +173,7 @@ def _build_tree(section: _Node, text: str) -> None:
         if m is None and index == 0:
             # India Code repeats an amended section's number and heading inside its
             # bracket (``^1[106. Duration of certain leases.-- (1) In the ...``).
-            echo = _heading_echo(section.path).match(paragraph)
+            echo = _heading_echo(section.path.split(".", 1)[-1]).match(paragraph)
             if echo and PARAGRAPH_MARKER.match(paragraph[echo.end():]):
                 p_start += echo.end()
                 paragraph = text[p_start:p_end]
@@ -203,12 +204,12 @@ _SCOPE = re.compile(r"\bthis\s+(?P<unit>sub-section|sub-clause|clause|section|Ch
 _SCOPE_LEVEL = {"sub-section": Level.NUMBER, "clause": Level.LETTER, "sub-clause": Level.ROMAN}
 
 
-def _heading_echo(path: str) -> re.Pattern[str]:
-    """The section's own number and heading printed again at the start of its body,
-    behind an optional amendment bracket, up to the dash before its first marker."""
-    number = re.escape(path.split(".", 1)[-1])
+@functools.lru_cache(maxsize=4096)  # one pattern per section number, not per section
+def _heading_echo(number: str) -> re.Pattern[str]:
+    """A section numbered ``number`` printed again with its heading at the start of its
+    body, behind an optional amendment bracket, up to the dash before its first marker."""
     return re.compile(r"^(?:\^[\w*]{1,4}[ \t]*(?:,[ \t]*\^[\w*]{1,4}[ \t]*)*)?\[?[ \t]*"
-                      + number + r"\.[ \t][^\n]{0,300}?(?:--|—|–)[ \t]*(?=\()")
+                      + re.escape(number) + r"\.[ \t][^\n]{0,300}?(?:--|—|–)[ \t]*(?=\()")
 
 
 @dataclass(slots=True)
