@@ -283,28 +283,18 @@ def _first_per_position(units: Iterable[Unit]) -> list[Unit]:
     return sorted(by_line.values(), key=lambda u: u.start)
 
 
-def _sort_key(path: str) -> tuple[int, ...]:
+def _sort_key(path: str) -> tuple[tuple[int, str], ...]:
+    """A unit number's place in the Act's order, piece by dotted piece. Inserted numbers
+    sort letter by letter as India Code numbers them: 80C < 80CC < 80CCA < 80D, and
+    80-I < 80-IA < 80-IB < 80J."""
     number = path.split(".", 1)[1]
     parts = []
     for piece in number.split("."):
         m = re.match(r"(\d+)-?([A-Z]*)", piece)
         if not m:
-            return (0,)
-        parts.append(int(m.group(1)) * SUFFIX_SPAN + _suffix_rank(m.group(2)))
+            return ((0, ""),)
+        parts.append((int(m.group(1)), m.group(2)))
     return tuple(parts)
-
-
-SUFFIX_LETTERS = 4
-SUFFIX_SPAN = 27 ** SUFFIX_LETTERS  # a number's suffixes all rank below the next number
-
-
-def _suffix_rank(suffix: str) -> int:
-    """Inserted sections sort as the India Code numbers them, letter by letter:
-    80C < 80CC < 80CCA < 80D, 80-I < 80-IA < 80-IB < 80J."""
-    rank = 0
-    for i in range(SUFFIX_LETTERS):
-        rank = rank * 27 + (ord(suffix[i]) - 64 if i < len(suffix) else 0)
-    return rank
 
 
 def _increasing(units: list[Unit]) -> list[Unit]:
@@ -317,7 +307,7 @@ def _increasing(units: list[Unit]) -> list[Unit]:
     if n < 2:
         return units
     keys = [_sort_key(u.path) for u in units]
-    lead = [k[0] // SUFFIX_SPAN for k in keys]
+    lead = [k[0][0] for k in keys]
     best: list[tuple[int, int]] = [(1, 0)] * n  # (length, -total jump)
     previous = [-1] * n
     for i in range(n):
