@@ -50,3 +50,20 @@ def test_own_text_never_runs_into_the_state_amendments(bundled: Engine) -> None:
         start, end = own_span(section, family, through_opening=through)
         assert end == law_end(section) < section.end
         assert "STATE AMENDMENT" not in section.text[start - section.start:end - section.start]
+
+
+@pytest.mark.slow
+def test_an_asked_definition_that_is_a_list_is_quoted_with_every_item(
+        bundled: Engine) -> None:
+    larr = next(d.id for d in bundled.searcher.documents if "land-acquisition" in d.id)
+    answer = bundled.ask("Who counts as an affected family under the land acquisition law?")
+    lead = answer.citations[0]
+    # Any one item alone would not say who counts; the list opens with the term.
+    assert lead.provision_id == f"{larr}#s.3(c)"
+    assert lead.quote.startswith('(c) "affected family" includes')
+    assert "(i) a family whose land" in lead.quote and "(vi) a family residing" in lead.quote
+    # Beyond the larger cap, a list is cut into sentences as before.
+    family = bundled.store.provisions_of_section(larr, "s.3")
+    clause = next(p for p in family if p.path == "s.3(c)")
+    assert own_span(clause, family, max_chars=200) == (clause.start, next(
+        p.start for p in family if p.parent_path == clause.path))

@@ -24,6 +24,8 @@ from civicsetu.answer.parts import PartAnswers, answering_units, fits_amount
 from civicsetu.answer.pinpoint import pinpointed, without_repeats
 from civicsetu.answer.units import (
     KEEP_RELATIVE,
+    MAX_DEFINITION_CHARS,
+    MAX_QUOTE_CHARS,
     Unit,
     own_span,
     sentences,
@@ -180,8 +182,11 @@ def _candidate_units(hits: list[Hit], store: Store, as_of: date | None = None,
         for p in provisions:
             if p.end <= hit.start or p.start >= hit.end:
                 continue
-            start, end = own_span(p, provisions, (hit.start, hit.end))
-            for s, e in sentences(p.text, p.start, start, end):
+            # A looked-up definition (search/defined.py) is quoted with its whole list.
+            cap = MAX_DEFINITION_CHARS if "definition" in hit.sources and \
+                p.path == hit.provision_path else MAX_QUOTE_CHARS
+            start, end = own_span(p, provisions, (hit.start, hit.end), max_chars=cap)
+            for s, e in sentences(p.text, p.start, start, end, cap):
                 if (p.doc_id, s) in seen:
                     continue
                 seen.add((p.doc_id, s))

@@ -16,6 +16,9 @@ from civicsetu.ingest.statute import STATE_AMENDMENTS
 from civicsetu.types import Provision
 
 MAX_QUOTE_CHARS = 1200
+# A definition the question asks about is quoted with its whole list ("affected family"
+# includes-- (i) ... (vi)) up to this length: any one item alone answers "who counts".
+MAX_DEFINITION_CHARS = 2400
 # A quote "answers on its own merit" when it scores at least this share of the best one.
 KEEP_RELATIVE = 0.6
 _SUBSECTION_PATH = re.compile(r"^[a-z]+\.\w+\((\w{1,4})\)")
@@ -44,12 +47,14 @@ def law_end(p: Provision) -> int:
 
 def own_span(p: Provision, family: Sequence[Provision],
              within: tuple[int, int] | None = None, *,
-             through_opening: bool = False) -> tuple[int, int]:
+             through_opening: bool = False,
+             max_chars: int = MAX_QUOTE_CHARS) -> tuple[int, int]:
     """The span of ``p``'s own text to quote, inside ``within`` (a hit's span) when given:
     up to its first sub-provision, or with all its clauses when its own text only
     introduces them ("namely:—") and the whole fits one quote; never past ``law_end``.
     ``family`` is ``p``'s section in the Act's order. With ``through_opening`` a
-    sub-provision that opens where ``p`` opens ("14. (1) ...") is quoted as ``p``'s text."""
+    sub-provision that opens where ``p`` opens ("14. (1) ...") is quoted as ``p``'s text;
+    ``max_chars`` is the longest list quoted whole."""
     p_end = law_end(p)
     own_end = p_end
     for q in family:
@@ -62,7 +67,7 @@ def own_span(p: Provision, family: Sequence[Provision],
     start, end = (p.start, own_end) if within is None else \
         (max(p.start, within[0]), min(own_end, within[1]))
     if own_end < p_end and opens_list(p.text[:own_end - p.start]) and \
-            p_end - start <= MAX_QUOTE_CHARS:
+            p_end - start <= max_chars:
         # "... including—" is finished by its clauses: quote them with it.
         end = p_end
     return start, end
@@ -79,13 +84,14 @@ def subsection_of(path: str) -> tuple[str, str] | None:
     return (m.group(0), m.group(1)) if m else None
 
 
-def sentences(text: str, base: int, start: int, end: int) -> list[tuple[int, int]]:
+def sentences(text: str, base: int, start: int, end: int,
+              max_chars: int = MAX_QUOTE_CHARS) -> list[tuple[int, int]]:
     """Absolute (start, end) spans of ``text`` between ``start`` and ``end``, sentence-cut
-    only where the span is too long to quote whole."""
+    only where the span is longer than ``max_chars``."""
     local = text[start - base:end - base]
     if len(local.strip()) == 0:
         return []
-    if len(local) <= MAX_QUOTE_CHARS:
+    if len(local) <= max_chars:
         return [_strip(text, base, start, end)]
     spans, pos = [], 0
     for m in SENTENCE_END.finditer(local):
