@@ -333,6 +333,13 @@ class Settings(BaseSettings):
                     "property include timber?\") when the question's Act defines it "
                     "(search.defined.asked_definitions).",
     )
+    defined_vocabulary: bool = Field(
+        default=True,
+        description="When a question names and implies no Act, prefer the one that defines "
+                    "at least two of its terms, one of several words (\"completion "
+                    "certificate\"), and more of them than any other Act "
+                    "(search.defined.defining_document).",
+    )
     pinned_references: bool = Field(
         default=True,
         description="Place after a provision the question names the (at most two) other "

@@ -8,7 +8,9 @@ from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from civicsetu.ingest.pipeline import SourceSpec
 from civicsetu.search.defined import (
+    _distinct,
     asked_definitions,
+    defining_document,
     quoted_definitions,
     quoted_phrases,
     term_variants,
@@ -81,3 +83,29 @@ def test_a_term_asked_about_without_quotes_finds_its_definition(tmp_path: Path,
     with Engine(Settings(home=tmp_path / "on", asked_definitions=False)) as engine:
         result = engine.searcher.search("Who counts as a landlord?", k=5)
         assert result.hits[0].provision_id != f"{doc}#s.2(a)"
+
+
+@pytest.mark.slow
+def test_a_question_in_one_acts_defined_vocabulary_implies_that_act(bundled: Engine) -> None:
+    allowed = {d.id for d in bundled.searcher.documents}
+    q = ("Within how many days of getting the completion certificate must the builder hand "
+         "over the project documents to our association?")
+    # RERA defines "completion certificate" and "project"; no title word of it is used.
+    assert defining_document(bundled.store, q, allowed) == RERA
+    result = bundled.searcher.search(q, k=5)
+    assert result.analysis.named_docs == [] and result.analysis.implied_docs == [RERA]
+    # Single defined words alone ("project", "promoter") are too common to route on.
+    assert defining_document(bundled.store, "When must the promoter finish the project?",
+                             allowed) is None
+    # An Act outside the allowed documents is never chosen.
+    assert defining_document(bundled.store, q, allowed - {RERA}) != RERA
+    bundled.searcher.settings.defined_vocabulary = False
+    try:
+        assert bundled.searcher.search(q, k=5).analysis.implied_docs == []
+    finally:
+        bundled.searcher.settings.defined_vocabulary = True
+
+
+def test_nested_and_plural_terms_count_once() -> None:
+    assert _distinct({"real estate project", "project", "allottee", "allottees"}) == {
+        "real estate project", "allottee"}

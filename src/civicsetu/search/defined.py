@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from civicsetu.search.query import STOPWORDS
 from civicsetu.store.base import Store
 from civicsetu.types import split_provision_id
 
@@ -114,3 +115,56 @@ def definition_of(store: Store, phrase: str, docs: Sequence[str],
         if terms:
             return next(terms[v] for v in variants if v in terms)
     return None
+
+
+# A term that more Acts than this define ("person", "notice") says nothing about which
+# Act a question is about.
+MAX_DEFINING_DOCS = 3
+MAX_GRAM_WORDS = 3
+
+
+
+def defining_document(store: Store, query: str, allowed: set[str]) -> str | None:
+    """The document that defines the most of the question's terms, when it defines at
+    least two, one of them a phrase of several words ("completion certificate", not only
+    "project"), and more of them than any other document; None otherwise. Terms defined
+    by more than ``MAX_DEFINING_DOCS`` documents are not counted. A question that speaks
+    an Act's own defined vocabulary is about that Act even when it names none."""
+    words = re.findall(r"[a-z][a-z-]*", query.lower())
+    grams = {" ".join(words[i:i + n]) for n in range(1, MAX_GRAM_WORDS + 1)
+             for i in range(len(words) - n + 1)
+             if words[i] not in STOPWORDS and words[i + n - 1] not in STOPWORDS}
+    variant_of: dict[str, str] = {}
+    for gram in grams:
+        for v in term_variants(gram, head_noun=False):
+            variant_of.setdefault(v, gram)
+    definers: dict[str, set[str]] = {}  # gram -> documents defining it
+    for term, pid in store.definitions_for(list(variant_of)):
+        definers.setdefault(variant_of[term], set()).add(split_provision_id(pid)[0])
+    terms: dict[str, set[str]] = {}  # document -> grams it defines
+    for gram, docs in definers.items():
+        if len(docs) <= MAX_DEFINING_DOCS:
+            for doc_id in docs & allowed:
+                terms.setdefault(doc_id, set()).add(gram)
+    counted = {d: _distinct(g) for d, g in terms.items()}
+    ranked = sorted(counted.items(), key=lambda kv: -len(kv[1]))
+    if not ranked:
+        return None
+    doc_id, best = ranked[0]
+    runner_up = len(ranked[1][1]) if len(ranked) > 1 else 0
+    if len(best) >= 2 and len(best) > runner_up and any(" " in g for g in best):
+        return doc_id
+    return None
+
+
+def _distinct(grams: set[str]) -> set[str]:
+    """``grams`` less those inside a longer one ("project" in "real estate project") and
+    plural forms of another ("allottees" beside "allottee")."""
+    out = set()
+    for g in grams:
+        if any(g != o and f" {g} " in f" {o} " for o in grams):
+            continue
+        if _singular(g) != g and _singular(g) in grams:
+            continue
+        out.add(g)
+    return out

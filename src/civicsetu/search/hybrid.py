@@ -26,7 +26,11 @@ from civicsetu.search.consequence import (
     consequence_target,
     wanted_kinds,
 )
-from civicsetu.search.defined import asked_definitions, quoted_definitions
+from civicsetu.search.defined import (
+    asked_definitions,
+    defining_document,
+    quoted_definitions,
+)
 from civicsetu.search.graph_expand import (
     MAX_NEIGHBOURS,
     SEEDS,
@@ -163,10 +167,15 @@ class Searcher:
         for doc_id in self.router.named_by_initials(analysis.query):
             if doc_id in allowed and doc_id not in analysis.named_docs:
                 analysis.named_docs.append(doc_id)
-        return [d for d in self.router.implied(analysis.terms, bool(analysis.named_docs),
-                                               title_phrases(analysis.query),
-                                               capitalised_names(analysis.query))
-                if d in allowed and d not in analysis.named_docs]
+        implied = [d for d in self.router.implied(analysis.terms, bool(analysis.named_docs),
+                                                  title_phrases(analysis.query),
+                                                  capitalised_names(analysis.query))
+                   if d in allowed and d not in analysis.named_docs]
+        if not implied and not analysis.named_docs and self.settings.defined_vocabulary:
+            defining = defining_document(self.store, analysis.query, allowed)
+            if defining is not None:
+                implied = [defining]
+        return implied
 
     def search(self, query: str, *, k: int | None = None, mode: Mode = "hybrid",
                filters: SearchFilters | None = None,
