@@ -21,6 +21,7 @@ from civicsetu.ingest.version import PARSER_VERSION
 FINGERPRINTS = {
     1: "caa456a507fbba26",
     2: "caa456a507fbba26",  # unit detection of PDF texts only; the bundle is Markdown
+    3: "e6f0a36cb22a8364",  # Explanations of definitions-list entries (CPA s.2(7))
 }
 
 

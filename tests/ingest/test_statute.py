@@ -222,6 +222,27 @@ def test_the_law_resumes_after_an_explanation() -> None:
     assert "(ii) two;" in by_path["s.5(za)"].text
 
 
+def test_in_a_definitions_list_this_clause_is_the_lists_own_entry() -> None:
+    cpa = _act("the-consumer-protection-act-2019")
+    # "(7) consumer means any person who-- (i) ... (ii) ...; Explanation.--For the
+    # purposes of this clause": clause (7), numbered as the list numbers its entries.
+    assert "Explanation" not in cpa["s.2(7)(ii)"].text
+    assert "earning his livelihood" in cpa["s.2(7)"].text
+    text = ("## Section 2 - Definitions.\n\n(1) In this Act, unless the context otherwise "
+            "requires,--\n\n(a) \"buyer\" means any person who--\n\n(i) buys;\n\n"
+            "(ii) hires.\n\nExplanation.--For the purposes of this clause, a buyer is not a "
+            "trader;\n\n(b) \"seller\" means a trader.\n\n"
+            "## Section 3 - Duties.\n\n(1) The seller shall not--\n\n(i) cheat;\n\n"
+            "(ii) hide defects.\n\nExplanation.--For the purposes of this clause, a defect "
+            "is a fault.\n\n(2) Another duty.\n")
+    by_path = {p.path: p for p in parse_provisions("x", text)[0]}
+    # Entries lettered under sub-section (1): "this clause" is (a), not its item (ii).
+    assert "a buyer is not a trader" not in by_path["s.2(1)(a)(ii)"].text
+    assert "a buyer is not a trader" in by_path["s.2(1)(a)"].text
+    # Outside a definitions list "this clause" keeps the innermost item.
+    assert "a defect is a fault" in by_path["s.3(1)(ii)"].text
+
+
 def test_a_heading_printed_again_inside_the_bracket_keeps_sub_section_one() -> None:
     tpa = _act("the-transfer-of-property-act-1882")
     assert tpa["s.106(1)"].text.startswith("(1) In the")

@@ -165,6 +165,8 @@ def _build_tree(section: _Node, text: str) -> None:
     amendments = STATE_AMENDMENTS.search(text, section.start, section.end)
     own_end = amendments.start() if amendments else section.end
     commentary: _Commentary | None = None
+    listed = _DEFINITIONS_LIST.search(text, section.start, min(own_end, section.start + 600))
+    entry_depth: int | None = None  # where a definitions list's entries sit in the stack
     for index, (p_start, p_end) in enumerate(_paragraphs(text, section.start, own_end)):
         # A slice, not match(text, pos): ``^`` would not match mid-line, and an Act printed
         # ``18. Title.—(1) If ...`` opens its first sub-section right after the dash.
@@ -185,12 +187,14 @@ def _build_tree(section: _Node, text: str) -> None:
             if commentary is None or not commentary.holds(token, level):
                 commentary = None
                 _open(stack, level, token, previous_text, p_start)
+                if listed and entry_depth is None and p_start >= listed.end():
+                    entry_depth = len(stack) - 1
         opening = _commentary_opening(paragraph)
         if opening is not None:
             kind, words, at_start = opening
             # A second Explanation in a row keeps the law's numbering seen before the first.
             structural = list(stack) if commentary is None else commentary.structural
-            _close_to_scope(stack, kind, words, p_start if at_start else p_end)
+            _close_to_scope(stack, kind, words, p_start if at_start else p_end, entry_depth)
             commentary = _Commentary(structural)
         previous_text = paragraph
     for node in stack[1:]:
@@ -202,6 +206,9 @@ def _build_tree(section: _Node, text: str) -> None:
 _SCOPE = re.compile(r"\bthis\s+(?P<unit>sub-section|sub-clause|clause|section|Chapter|Part|"
                     r"Act|Schedule)\b", re.IGNORECASE)
 _SCOPE_LEVEL = {"sub-section": Level.NUMBER, "clause": Level.LETTER, "sub-clause": Level.ROMAN}
+# A definitions section's list ("In this Act, unless the context otherwise requires,--")
+# calls each of its entries a clause, numbered "(7)" or lettered "(zk)".
+_DEFINITIONS_LIST = re.compile(r"unless\s+the\s+context\s+otherwise\s+requires", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)  # one pattern per section number, not per section
@@ -236,11 +243,14 @@ class _Commentary:
         return True
 
 
-def _close_to_scope(stack: list[_Node], kind: str, paragraph: str, at: int) -> None:
+def _close_to_scope(stack: list[_Node], kind: str, paragraph: str, at: int,
+                    entry_depth: int | None = None) -> None:
     """Close the open provisions deeper than the one a commentary block belongs to:
     Illustrations and an Explanation "for the purposes of this section" belong to the
-    section, one of "this sub-section" or "this clause" to the innermost such provision;
-    an Explanation naming no scope stays with the open provision."""
+    section, one of "this sub-section" or "this clause" to the innermost such provision.
+    In a definitions list whose entries sit at ``entry_depth`` of the stack, "this clause"
+    is the open entry and "this sub-clause" the item inside it. An Explanation naming no
+    scope stays with the open provision."""
     keep = len(stack)
     if kind.startswith("Illustration"):
         keep = 1
@@ -249,7 +259,13 @@ def _close_to_scope(stack: list[_Node], kind: str, paragraph: str, at: int) -> N
         if scope is None:
             return
         unit = scope.group("unit").lower()
-        if unit in _SCOPE_LEVEL:
+        if entry_depth is not None and unit in ("clause", "sub-clause"):
+            # The entries are the clauses whatever their marker style: "(7)" in one Act,
+            # "(zk)" in another, "(a)" under a sub-section (1) in a third.
+            keep = entry_depth + (1 if unit == "clause" else 2)
+            if len(stack) < keep:
+                return
+        elif unit in _SCOPE_LEVEL:
             levels = [i for i, node in enumerate(stack) if node.level == _SCOPE_LEVEL[unit]]
             if not levels:
                 return
