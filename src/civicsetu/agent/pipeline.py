@@ -272,7 +272,8 @@ class Agent:
         settings = self.searcher.settings
         return not lay_question_supported(state["result"], confidence, self.abstain_below,
                                           settings.calibrated_abstention,
-                                          settings.answer_score_floor)
+                                          settings.answer_score_floor,
+                                          settings.lay_close_cosine)
 
     def _assess(self, result: SearchResult, confidence: Confidence | None) -> Evidence:
         """Answer or abstain; on the calibrated score when that setting is on, else on
