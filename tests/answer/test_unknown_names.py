@@ -24,3 +24,18 @@ def test_a_plain_file_acts_initials_are_not_an_unknown_name(
     unknown = empty_engine.ask("What is the penalty for unlawful eviction under the QZX?")
     assert unknown.abstained
     assert any("never mentions QZX" in n for n in unknown.notices)
+
+
+def test_a_party_named_in_the_facts_is_not_an_unknown_subject(
+        empty_engine: Engine, small_act: Path) -> None:
+    empty_engine.ingest([SourceSpec(small_act)])
+    # One capitalised word in the user's own facts is a party, not what is asked about.
+    party = empty_engine.ask("My landlord Sharma evicted me without an order of the Rent "
+                             "Court. What penalty does he face?")
+    assert not any("never mentions" in n for n in party.notices)
+    assert any(c.provision_id.endswith("#s.4") for c in party.citations)
+    # A name of several words the corpus never uses (a case, a scheme) still is.
+    case = empty_engine.ask("Did the court in Neelkamal Realtors allow eviction without an "
+                            "order of the Rent Court?")
+    assert case.abstained
+    assert any("never mentions Neelkamal, Realtors" in n for n in case.notices)

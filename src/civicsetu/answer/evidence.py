@@ -171,7 +171,11 @@ def _initialisms(query: str) -> set[str]:
 
 def _unknown_names(query: str, store: Store,
                    documents: list[DocumentInfo]) -> list[str]:
-    """Acronyms and capitalised words after the first that occur nowhere in the corpus."""
+    """Acronyms, and capitalised words of a name of two or more (after a sentence's first
+    word), that occur nowhere in the corpus. A lone capitalised word ("sold it to Suresh",
+    "my builder Lodha") is most often a party to the user's own facts, and says nothing
+    about which law is asked; a name of several words ("Neelkamal Realtors") names a case,
+    a body or a scheme."""
     known = {a.lower() for d in documents for a in d.aliases} | set(LAY_TO_STATUTE)
     # An Act's initials name it even when no alias was registered (a plain-file ingest).
     known |= {i.lower() for d in documents for i in title_initials(d.title)}
@@ -181,6 +185,8 @@ def _unknown_names(query: str, store: Store,
         word = m.group(1)
         if m.start() == 0 or word.lower() in known or query[:m.start()].rstrip()[-1:] in ".?!":
             continue
+        if not word.isupper() and not _in_capitalised_run(query, m.start(), m.end()):
+            continue
         words.append(word)
     spelled_out = _initialisms(query)
     words = [w for w in words if not (w.isupper() and w.lower() in spelled_out)]
@@ -188,6 +194,17 @@ def _unknown_names(query: str, store: Store,
         return []
     df = store.term_document_frequency([w.lower() for w in words])
     return [w for w in words if df.get(w.lower(), 0) == 0]
+
+
+_CAPITALISED_BEFORE = re.compile(r"(?<![\w-])[A-Z][\w'’-]*[ \t]+$")
+_CAPITALISED_AFTER = re.compile(r"[ \t]+[A-Z][\w'’-]*(?![\w-])")
+
+
+def _in_capitalised_run(query: str, start: int, end: int) -> bool:
+    """Whether the word at ``query[start:end]`` has a capitalised word right before or
+    after it (one name of several words)."""
+    return bool(_CAPITALISED_BEFORE.search(query, 0, start)
+                or _CAPITALISED_AFTER.match(query, end))
 
 
 _ASKS_QUANTITY = re.compile(
