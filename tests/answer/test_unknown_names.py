@@ -34,6 +34,9 @@ def test_a_party_named_in_the_facts_is_not_an_unknown_subject(
                              "Court. What penalty does he face?")
     assert not any("never mentions" in n for n in party.notices)
     assert any(c.provision_id.endswith("#s.4") for c in party.citations)
+    # A capitalised stop word before it opens the sentence; it makes no name of two words.
+    asked = empty_engine.ask("Can Sharma evict a tenant without an order of the Rent Court?")
+    assert not any("never mentions" in n for n in asked.notices)
     # A name of several words the corpus never uses (a case, a scheme) still is.
     case = empty_engine.ask("Did the court in Neelkamal Realtors allow eviction without an "
                             "order of the Rent Court?")

@@ -196,15 +196,18 @@ def _unknown_names(query: str, store: Store,
     return [w for w in words if df.get(w.lower(), 0) == 0]
 
 
-_CAPITALISED_BEFORE = re.compile(r"(?<![\w-])[A-Z][\w'’-]*[ \t]+$")
-_CAPITALISED_AFTER = re.compile(r"[ \t]+[A-Z][\w'’-]*(?![\w-])")
+_CAPITALISED_BEFORE = re.compile(r"(?<![\w-])([A-Z][\w'’-]*)[ \t]+$")
+_CAPITALISED_AFTER = re.compile(r"[ \t]+([A-Z][\w'’-]*)(?![\w-])")
 
 
 def _in_capitalised_run(query: str, start: int, end: int) -> bool:
     """Whether the word at ``query[start:end]`` has a capitalised word right before or
-    after it (one name of several words)."""
-    return bool(_CAPITALISED_BEFORE.search(query, 0, start)
-                or _CAPITALISED_AFTER.match(query, end))
+    after it (one name of several words); a capitalised stop word ("Can Mohan sue?",
+    "Did Ravi pay?") opens a sentence, not a name."""
+    for m in (_CAPITALISED_BEFORE.search(query, 0, start), _CAPITALISED_AFTER.match(query, end)):
+        if m is not None and m.group(1).lower() not in STOPWORDS:
+            return True
+    return False
 
 
 _ASKS_QUANTITY = re.compile(
