@@ -140,16 +140,6 @@ class Settings(BaseSettings):
                     "civicsetu.answer.evidence.",
     )
 
-    lay_close_cosine: float = Field(
-        default=0.45, ge=0.0, le=1.0,
-        description="A question with no legal word (guard.scope) is answered, not refused as "
-                    "off-topic, when the dense retrieval alone leads to the answer's first "
-                    "provision (its top five) with a best cosine of at least this, even if "
-                    "BM25 does not (answer.evidence.lay_question_supported). 1.0 turns it "
-                    "off. The everyday questions of tests/search/data/offtopic_a14.jsonl "
-                    "reach at most 0.35 on the bundle; docs/EVALUATION.md.",
-    )
-
     # --- answer quality (issue 12) ---
     act_routing: bool = Field(
         default=True,

@@ -272,8 +272,7 @@ class Agent:
         settings = self.searcher.settings
         return not lay_question_supported(state["result"], confidence, self.abstain_below,
                                           settings.calibrated_abstention,
-                                          settings.answer_score_floor,
-                                          settings.lay_close_cosine)
+                                          settings.answer_score_floor)
 
     def _assess(self, result: SearchResult, confidence: Confidence | None) -> Evidence:
         """Answer or abstain; on the calibrated score when that setting is on, else on

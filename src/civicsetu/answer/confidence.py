@@ -14,8 +14,7 @@ The score is a logistic model over five signals read from the evidence, each in 
   0 when it names one and the lead hit is elsewhere, 0.5 when it names none.
 
 ``signals`` also reports ``lead_agreed`` (1 when the lead provision is in both the BM25
-and the dense top five) and ``lead_dense`` (1 when it is in the dense top five), which the
-model does not weigh; the scope guard reads them
+and the dense top five), which the model does not weigh; the scope guard reads it
 (``answer.evidence.lay_question_supported``).
 
 The weights (``answer/confidence_model.py``) are fitted by ``tools/fit_confidence.py`` on
@@ -88,7 +87,7 @@ def signals(result: SearchResult, searcher: Searcher) -> dict[str, float]:
                                if not t.isdigit()))
     feats = {"cosine": max(0.0, min(1.0, result.best_cosine or 0.0)),
              "agreement": 0.0, "coverage": 0.0, "heading": 0.0, "routing": 0.5,
-             "lead_agreed": 0.0, "lead_dense": 0.0}
+             "lead_agreed": 0.0}
     if not hits:
         return feats
     weights = _idf(terms, searcher)
@@ -107,11 +106,10 @@ def signals(result: SearchResult, searcher: Searcher) -> dict[str, float]:
                                 if _found(t, text_stems)) / total
         feats["heading"] = sum(w for t, w in weights.items()
                                if _found(t, head_stems)) / total
-    overlap, both, dense_only = _agreement(
-        result, searcher, f"{hits[0].doc_id}#{section_of(hits[0].provision_path)}")
+    overlap, both = _agreement(result, searcher,
+                               f"{hits[0].doc_id}#{section_of(hits[0].provision_path)}")
     feats["agreement"] = 0.5 * overlap + 0.5 * both
     feats["lead_agreed"] = both
-    feats["lead_dense"] = dense_only
     named = analysis.named_docs + analysis.implied_docs
     if named:
         feats["routing"] = 1.0 if hits[0].doc_id in named else 0.0
@@ -144,10 +142,9 @@ def _idf(terms: list[str], searcher: Searcher) -> dict[str, float]:
     return {t: math.log(1 + n / (1 + df.get(t, 0))) for t in terms}
 
 
-def _agreement(result: SearchResult, searcher: Searcher,
-               lead: str) -> tuple[float, float, float]:
-    """The overlap of the BM25 and dense top-five sections, 1.0 when the lead section is in
-    both top fives (else 0.0), and 1.0 when it is in the dense top five."""
+def _agreement(result: SearchResult, searcher: Searcher, lead: str) -> tuple[float, float]:
+    """The overlap of the BM25 and dense top-five sections, and 1.0 when the lead section
+    is in both top fives (else 0.0)."""
     analysis = result.analysis
     store = searcher.store
     allowed = None
@@ -159,12 +156,11 @@ def _agreement(result: SearchResult, searcher: Searcher,
                                               allowed, result.as_of)]
     lex_top = _provisions(searcher, lexical)[:AGREE_TOP]
     dense_top = _provisions(searcher, dense)[:AGREE_TOP]
-    in_dense = 1.0 if lead in dense_top else 0.0
     if not lex_top or not dense_top:
-        return 0.0, 0.0, in_dense
+        return 0.0, 0.0
     overlap = len(set(lex_top) & set(dense_top)) / AGREE_TOP
-    both = 1.0 if lead in lex_top and in_dense else 0.0
-    return overlap, both, in_dense
+    both = 1.0 if lead in lex_top and lead in dense_top else 0.0
+    return overlap, both
 
 
 def _provisions(searcher: Searcher, rowids: list[int]) -> list[str]:

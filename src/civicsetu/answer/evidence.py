@@ -16,8 +16,7 @@ A question that names a provision that exists is always answered from it.
 
 A question with no legal word (``guard.scope``'s "off-topic") is refused as off-topic
 unless its evidence is not weak and the dense and the lexical retrieval each rank the
-lead provision in their top five, or a provision comes close in meaning
-(``lay_question_supported``).
+lead provision in their top five (``lay_question_supported``).
 
 After the quotes are chosen, one more check (``missing_quantity``): a question that asks
 for a number of days, weeks, months or years, or for a percentage, is not answered by
@@ -241,18 +240,13 @@ def missing_quantity_notice(unit: str, label: str, title: str) -> str:
 
 def lay_question_supported(result: SearchResult, confidence: Confidence,
                            abstain_below: float, calibrated: bool = False,
-                           score_floor: float = 0.0, close_cosine: float = 1.0) -> bool:
+                           score_floor: float = 0.0) -> bool:
     """A question with no legal word (``guard.scope``) is answered only when its evidence
-    is not weak and either the dense and the lexical retrieval, each on its own, rank the
-    lead provision in their top five, or the best dense match is at least
-    ``close_cosine``: plain words about a legal dispute find the provision both ways, or
-    one provision says what they say in other words ("hand her house over to me for free"
-    and a gift of immovable property), while a question off the corpus's topics matches
-    on incidental words and nothing in the corpus comes close in meaning."""
+    is not weak and the dense and the lexical retrieval, each on its own, rank the lead
+    provision in their top five: plain words about a legal dispute find the provision
+    both ways, while a question off the corpus's topics matches on incidental words."""
     if any(h.pinned for h in result.hits):
         return True
     if weak_evidence(result, abstain_below, confidence if calibrated else None, score_floor):
         return False
-    feats = confidence.features
-    return feats.get("lead_agreed", 0.0) >= 1.0 or (
-        feats.get("lead_dense", 0.0) >= 1.0 and (result.best_cosine or 0.0) >= close_cosine)
+    return confidence.features.get("lead_agreed", 0.0) >= 1.0
