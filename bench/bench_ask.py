@@ -25,6 +25,7 @@ CONFIGS: dict[str, dict[str, bool]] = {
     "decomposition off": {"decompose": False},
     "comparison sides off": {"compare_sides": False},
     "quoted definitions off": {"quoted_definitions": False},
+    "routing by defined terms off": {"defined_vocabulary": False},
     "graph in edge order, on intent words only": {"graph_relevance": False},
     "learned reranker on": {"rerank": True},
     "named provision's consequence not first": {"consequence_first": False},
