@@ -42,3 +42,6 @@ def test_a_party_named_in_the_facts_is_not_an_unknown_subject(
                             "order of the Rent Court?")
     assert case.abstained
     assert any("never mentions Neelkamal, Realtors" in n for n in case.notices)
+    # So does one word with an article: a thing, not a person.
+    thing = empty_engine.ask("Within what time must the landlord refund the Zorblax deposit?")
+    assert thing.abstained and any("never mentions Zorblax" in n for n in thing.notices)

@@ -170,11 +170,12 @@ def _initialisms(query: str) -> set[str]:
 
 def _unknown_names(query: str, store: Store,
                    documents: list[DocumentInfo]) -> list[str]:
-    """Acronyms, and capitalised words of a name of two or more (after a sentence's first
-    word), that occur nowhere in the corpus. A lone capitalised word ("sold it to Suresh",
-    "my builder Lodha") is most often a party to the user's own facts, and says nothing
-    about which law is asked; a name of several words ("Neelkamal Realtors") names a case,
-    a body or a scheme."""
+    """Acronyms, capitalised words of a name of two or more, and a capitalised word after
+    an article (after a sentence's first word) that occur nowhere in the corpus. A lone
+    capitalised word with no article ("sold it to Suresh", "my builder Lodha") is most
+    often a party to the user's own facts, and says nothing about which law is asked; a
+    name of several words ("Neelkamal Realtors") or one with an article ("the Zorblax
+    deposit") names a case, a body, a scheme or a thing."""
     known = {a.lower() for d in documents for a in d.aliases} | set(LAY_TO_STATUTE)
     # An Act's initials name it even when no alias was registered (a plain-file ingest).
     known |= {i.lower() for d in documents for i in title_initials(d.title)}
@@ -184,7 +185,8 @@ def _unknown_names(query: str, store: Store,
         word = m.group(1)
         if m.start() == 0 or word.lower() in known or query[:m.start()].rstrip()[-1:] in ".?!":
             continue
-        if not word.isupper() and not _in_capitalised_run(query, m.start(), m.end()):
+        if not word.isupper() and not _in_capitalised_run(query, m.start(), m.end()) \
+                and not _ARTICLE_BEFORE.search(query, 0, m.start()):
             continue
         words.append(word)
     spelled_out = _initialisms(query)
@@ -195,6 +197,8 @@ def _unknown_names(query: str, store: Store,
     return [w for w in words if df.get(w.lower(), 0) == 0]
 
 
+# A person's name takes no article; "the Zorblax deposit" names a thing the law may cover.
+_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(?:the|a|an)[ \t]+$", re.IGNORECASE)
 _CAPITALISED_BEFORE = re.compile(r"(?<![\w-])([A-Z][\w'’-]*)[ \t]+$")
 _CAPITALISED_AFTER = re.compile(r"[ \t]+([A-Z][\w'’-]*)(?![\w-])")
 
