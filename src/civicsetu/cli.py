@@ -194,6 +194,9 @@ def ingest_cmd(
         raise typer.Exit(3)
 
 
+SHARED_NOTE_MIN = 3  # documents sharing a message before it is said once for all
+
+
 def _report_notes(reports: list[IngestReport]) -> list[Text]:
     """One line per report with a message; a message several documents share (a re-parse
     after an upgrade touches every document) is said once, with how many it concerns."""
@@ -211,9 +214,6 @@ def _report_notes(reports: list[IngestReport]) -> list[Text]:
             said.add(r.message)
             lines.append(styled((f"{shared[r.message]} documents: {r.message}", "yellow")))
     return lines
-
-
-SHARED_NOTE_MIN = 3  # documents sharing a message before it is said once for all
 
 
 @app.command("search")

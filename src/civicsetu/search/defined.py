@@ -123,7 +123,6 @@ MAX_DEFINING_DOCS = 3
 MAX_GRAM_WORDS = 3
 
 
-
 def defining_document(store: Store, query: str, allowed: set[str]) -> str | None:
     """The document that defines the most of the question's terms, when it defines at
     least two, one of them a phrase of several words ("completion certificate", not only
@@ -134,6 +133,10 @@ def defining_document(store: Store, query: str, allowed: set[str]) -> str | None
     grams = {" ".join(words[i:i + n]) for n in range(1, MAX_GRAM_WORDS + 1)
              for i in range(len(words) - n + 1)
              if words[i] not in STOPWORDS and words[i + n - 1] not in STOPWORDS}
+    if not any(" " in g for g in grams):
+        # No phrase to define: nothing can be routed, so the store is not asked (the
+        # comparison code routes every single word of a part).
+        return None
     variant_of: dict[str, str] = {}
     for gram in grams:
         for v in term_variants(gram, head_noun=False):
