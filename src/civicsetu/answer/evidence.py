@@ -12,7 +12,9 @@ Four signals, each cheap and explainable:
 - the evidence is weak: the calibrated answer score (``answer/confidence.py``) is below
   ``Settings.answer_score_floor`` when the caller computed it, else the best dense match
   is below ``Settings.abstain_below`` (both chosen on the dev set; docs/EVALUATION.md).
-A question that names a provision that exists is always answered from it.
+A question that names a provision that exists is always answered from it; one that names
+a provision the index does not hold ("Section 999 of RERA") is told so, and abstains unless
+the closest enclosing provision (Section 18 for 18(9)) or another named one is shown.
 
 A question with no legal word (``guard.scope``'s "off-topic") is refused as off-topic
 unless its evidence is not weak and the dense and the lexical retrieval each rank the
@@ -35,7 +37,11 @@ from typing import TYPE_CHECKING
 from civicsetu.answer.messages import (
     MISSING_QUANTITY_NOTICE,
     NEAREST_CENTRAL_NOTICE,
+    NOT_YET_IN_FORCE_NOTICE,
     STATE_INSTRUMENT_NOTICE,
+    UNFOUND_ANYWHERE_NOTICE,
+    UNFOUND_NEAREST_NOTICE,
+    UNFOUND_PROVISION_NOTICE,
     UNHELD_LAW_NOTICE,
     UNKNOWN_TERM_NOTICE,
 )
@@ -47,6 +53,7 @@ from civicsetu.search.lexicon import LAY_TO_STATUTE
 from civicsetu.search.places import STATES_AND_CITIES
 from civicsetu.search.query import STOPWORDS, named_documents
 from civicsetu.search.routing import title_initials
+from civicsetu.search.unfound import UnfoundReference
 from civicsetu.store.base import DocumentInfo, Store
 
 if TYPE_CHECKING:
@@ -67,10 +74,16 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
            score_floor: float = 0.0, names: LawNames | None = None) -> Evidence:
     """Answer or abstain, with the reasons and the notices to show (``names``: the
     documents' ``LawNames`` when prepared once, as ``Searcher.law_names`` is)."""
+    unfound = [unfound_notice(u, documents, result) for u in result.unfound]
     if any(h.pinned for h in result.hits):
-        return Evidence(True, ["names an existing provision"])
+        return Evidence(True, ["names an existing provision"], unfound)
     query = result.analysis.query
     ev = Evidence(True)
+    if unfound:
+        ev.answerable = False
+        ev.reasons.append("names a provision the index does not hold: "
+                          + ", ".join(u.words for u in result.unfound))
+        ev.notices += unfound
 
     place = _state_asked_about(query, documents)
     if place:
@@ -100,6 +113,22 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
         ev.answerable = False
         ev.reasons.append(weak)
     return ev
+
+
+def unfound_notice(ref: UnfoundReference, documents: Sequence[DocumentInfo],
+                   result: SearchResult) -> str:
+    """What to tell the user of a named provision the index does not hold."""
+    label = display_path(ref.path)
+    if ref.doc_id is None:
+        return UNFOUND_ANYWHERE_NOTICE.format(label=label) if not ref.not_yet else \
+            NOT_YET_IN_FORCE_NOTICE.format(label=label, title="corpus", date=result.as_of)
+    title = next((d.title for d in documents if d.id == ref.doc_id), ref.doc_id)
+    if ref.not_yet:
+        return NOT_YET_IN_FORCE_NOTICE.format(label=label, title=title, date=result.as_of)
+    if ref.nearest is not None:
+        return UNFOUND_NEAREST_NOTICE.format(title=title, label=label,
+                                             nearest=display_path(ref.nearest))
+    return UNFOUND_PROVISION_NOTICE.format(title=title, label=label)
 
 
 def weak_evidence(result: SearchResult, abstain_below: float,

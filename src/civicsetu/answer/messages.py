@@ -18,6 +18,16 @@ STATE_INSTRUMENT_NOTICE = (
 
 NEAREST_CENTRAL_NOTICE = "The nearest central provision in the corpus is {label} of the {title}."
 
+# An amendment footnote as the law prints it: it says what it changed (some words, a proviso,
+# another clause), which a summary such as "s.39 was omitted" would misstate.
+AMENDMENT_NOTICE = "Amendment footnote to {label}: “{note}”"
+
+# A provision the question names that the index does not hold (search/unfound.py).
+UNFOUND_PROVISION_NOTICE = "The {title} as ingested has no {label}."
+UNFOUND_NEAREST_NOTICE = "The {title} as ingested has no {label}; {nearest} is shown instead."
+UNFOUND_ANYWHERE_NOTICE = "No ingested document has a {label}."
+NOT_YET_IN_FORCE_NOTICE = "{label} of the {title} was not in force on {date}."
+
 UNKNOWN_TERM_NOTICE = "The corpus never mentions {terms}."
 
 UNHELD_LAW_NOTICE = (

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
@@ -48,6 +49,7 @@ from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router, capitalised_names, stem, title_phrases
 from civicsetu.search.spent import without_spent
+from civicsetu.search.unfound import UnfoundReference, in_named_act, in_no_document, look_up
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store
 from civicsetu.types import Hit, Provision, section_of, split_provision_id
 
@@ -85,6 +87,7 @@ class SearchResult:
     best_cosine: float | None = None  # None when the dense retriever did not run
     timings_ms: dict[str, float] = field(default_factory=dict)
     as_of: date | None = None
+    unfound: list[UnfoundReference] = field(default_factory=list)  # named, not in the index
 
 
 class Searcher:
@@ -229,7 +232,7 @@ class Searcher:
         ranked_graph = self.settings.graph_relevance
         if graph and self.settings.graph_expansion and (
                 wants_graph(analysis) or (ranked_graph and self.settings.graph_every_question)):
-            seeds = self._pinned(analysis, allowed, hits, as_of) + hits
+            seeds = self._pinned(analysis, allowed, hits, as_of)[0] + hits
             if ranked_graph:
                 ranked = self._ranked_neighbours(analysis, query_vector, seeds[:SEEDS], allowed)
                 neighbours = chunk_rowids(self.store, definitions(self.store, analysis, allowed),
@@ -269,7 +272,7 @@ class Searcher:
             hits = _interleave(per_doc, hits)
         if self.settings.quoted_definitions:
             hits = self._definitions_first(analysis, allowed, hits, fetched, as_of)
-        pinned = self._pinned(analysis, allowed, hits, as_of)
+        pinned, unfound = self._pinned(analysis, allowed, hits, as_of)
         if pinned and self.settings.pinned_references:
             kinds = wanted_kinds(analysis.query, analysis.quotes, pinned, self.headings) \
                 if self.settings.consequence_first else []
@@ -282,7 +285,7 @@ class Searcher:
         timings["fuse"] = _ms(t)
         timings["search"] = _ms(t0)
         kept = cut_sections(hits, k) if cover_sections else hits[:max(k, 1)]
-        return SearchResult(analysis, kept, family, best_cosine, timings, as_of)
+        return SearchResult(analysis, kept, family, best_cosine, timings, as_of, unfound)
 
     # --- stages -----------------------------------------------------------------------
 
@@ -373,30 +376,51 @@ class Searcher:
         return fused
 
     def _pinned(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit],
-                as_of: date | None = None) -> list[Hit]:
+                as_of: date | None = None) -> tuple[list[Hit], list[UnfoundReference]]:
+        """The provisions the question names, looked up, and the named ones the index does
+        not hold (search/unfound.py): for those tied to an Act, its closest enclosing
+        provision is pinned instead."""
         pinned: list[Hit] = []
+        unfound: list[UnfoundReference] = []
         top_docs = list(dict.fromkeys(h.doc_id for h in hits))
         for ref in analysis.references:
             found: list[Provision] = []
             if ref.doc_id or analysis.named_docs:
-                for doc_id in [ref.doc_id] if ref.doc_id else analysis.named_docs:
-                    provision = self._provision(doc_id, ref.path, allowed, as_of)
+                docs = [ref.doc_id] if ref.doc_id else analysis.named_docs
+                for doc_id in docs:
+                    provision = look_up(self._provision_or_none(allowed), doc_id, ref.path,
+                                        as_of)
                     if provision is not None:
                         found = [provision]
                         break
+                named = [d for d in docs if d in allowed]
+                if not found and ref.tied and named:
+                    nearest, missing = in_named_act(self._provision_or_none(allowed),
+                                                    ref.text, ref.path, named, as_of)
+                    found = [nearest] if nearest is not None else []
+                    unfound.append(missing)
             else:
                 # Several references naming no Act ("section 19(3) ... section 4") are
                 # read in the Act the first of them was found in, when it has them.
                 previous = [h.doc_id for h in pinned]
                 found = self._bare_reference(analysis, ref.path, previous[:1] + top_docs,
                                              allowed, as_of, trusted=len(previous[:1]))
+                if not found and len(allowed) <= BARE_REFERENCE_DOCS:
+                    missing_anywhere = in_no_document(self._provision_or_none(allowed),
+                                                      ref.text, ref.path, allowed, as_of)
+                    unfound += [missing_anywhere] if missing_anywhere else []
             for provision in found[:1]:
                 doc_id = provision.doc_id
                 pinned.append(Hit(chunk_id="", doc_id=doc_id, provision_path=provision.path,
                                   text=provision.text, start=provision.start,
                                   end=provision.end, score=1.0, pinned=True,
                                   sources={"lookup": 1.0}))
-        return list({h.provision_id: h for h in pinned}.values())
+        return list({h.provision_id: h for h in pinned}.values()), unfound
+
+    def _provision_or_none(self, allowed: set[str]) -> Callable[[str, str, date | None],
+                                                                 Provision | None]:
+        """``_provision`` within ``allowed``, as search/unfound.py looks provisions up."""
+        return lambda doc_id, path, as_of: self._provision(doc_id, path, allowed, as_of)
 
     def _definitions_first(self, analysis: QueryAnalysis, allowed: set[str], hits: list[Hit],
                            fetched: dict[int, ChunkRow], as_of: date | None) -> list[Hit]:

@@ -17,6 +17,9 @@ _REFERENCE = re.compile(
     r"\s*(?P<num>\d{1,4}[A-Z]{0,2})(?P<sub>(?:\s?\((?:\d{1,3}[A-Z]?|[a-zA-Z]{1,4})\))*)",
     re.IGNORECASE,
 )
+# What may stand between a reference and the Act it belongs to.
+_LINK_AFTER = re.compile(r"\s*,?\s*(?:(?:of|under|in|from)\s+)?(?:the\s+)?", re.IGNORECASE)
+_LINK_BEFORE = re.compile(r"(?:['’]s)?\s*,?\s*")
 _UNIT_PREFIX = {"s": "s.", "se": "s.", "r": "r.", "ru": "r.", "a": "art.", "ar": "art.",
                 "re": "reg."}
 _FIRST_WORD = re.compile(r"\w+")
@@ -45,6 +48,9 @@ class ProvisionRef:
     path: str
     doc_id: str | None
     text: str
+    # The Act is named right beside the reference ("s.59 of RERA", "RERA section 59"), not
+    # only somewhere else in the question (search/unfound.py).
+    tied: bool = False
 
 
 @dataclass(slots=True)
@@ -150,7 +156,9 @@ def analyze(query: str, documents: Sequence[DocumentInfo] | AliasTable,
         prefix = _UNIT_PREFIX.get(unit[:2], _UNIT_PREFIX.get(unit[:1], "s."))
         sub = re.sub(r"\s+", "", m.group("sub") or "")
         path = f"{prefix}{m.group('num').upper()}{sub}"
-        refs.append(ProvisionRef(path, _nearest_document(m.end(), mentions), m.group(0)))
+        beside = _document_beside(query, m.start(), m.end(), mentions)
+        refs.append(ProvisionRef(path, beside or _only_document(mentions),
+                                 m.group(0), beside is not None))
     # Words inside a reference ("section 18(1)") or a document name are looked up, not
     # searched for: as BM25 terms they would only match every other "18" in the corpus.
     mention_spans = [(s, e) for _, s, e in mentions] + [m.span() for m in
@@ -183,11 +191,20 @@ def normalized(text: str) -> str:
     return " ".join(text.lower().replace("’", "'").split())
 
 
-def _nearest_document(ref_end: int, mentions: list[tuple[str, int, int]]) -> str | None:
-    """The document named right after a reference ("s.59 of RERA"), else the only one named."""
-    after = [(s - ref_end, d) for d, s, _ in mentions if 0 <= s - ref_end <= 12]
-    if after:
-        return min(after)[1]
+def _document_beside(query: str, ref_start: int, ref_end: int,
+                     mentions: list[tuple[str, int, int]]) -> str | None:
+    """The document named right after a reference ("s.59 of RERA", "section 3 of the
+    Act") or right before it ("RERA section 59", "RERA's s.59"), else None."""
+    for doc_id, start, end in mentions:
+        if start >= ref_end and _LINK_AFTER.fullmatch(query[ref_end:start]):
+            return doc_id
+        if end <= ref_start and _LINK_BEFORE.fullmatch(query[end:ref_start]):
+            return doc_id
+    return None
+
+
+def _only_document(mentions: list[tuple[str, int, int]]) -> str | None:
+    """The one document the question names, else None."""
     distinct = {d for d, _, _ in mentions}
     return distinct.pop() if len(distinct) == 1 else None
 

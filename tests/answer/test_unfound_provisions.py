@@ -1,0 +1,79 @@
+"""A question that names a provision the index does not hold is told so: it is never
+answered from another provision as if it were the one asked about (real bundled index)."""
+
+from __future__ import annotations
+
+import pytest
+
+from civicsetu.answer.messages import (
+    UNFOUND_ANYWHERE_NOTICE,
+    UNFOUND_NEAREST_NOTICE,
+    UNFOUND_PROVISION_NOTICE,
+)
+from civicsetu.engine import Engine
+
+RERA = "Real Estate (Regulation and Development) Act, 2016"
+CONTRACT = "Indian Contract Act, 1872"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("query", "title", "label"), [
+    ("Section 999 of RERA", RERA, "Section 999"),
+    ("What does section 999 of the Real Estate (Regulation and Development) Act say?",
+     RERA, "Section 999"),
+    ("RERA's section 93", RERA, "Section 93"),
+    ("What does section 45A of the Indian Contract Act say about minors?", CONTRACT,
+     "Section 45A"),
+    ("Rule 5 of RERA", RERA, "Rule 5"),
+])
+def test_a_missing_provision_of_a_named_act_abstains_and_says_so(
+        bundled: Engine, query: str, title: str, label: str) -> None:
+    answer = bundled.ask(query)
+    assert answer.abstained and not answer.citations, answer.text
+    assert UNFOUND_PROVISION_NOTICE.format(title=title, label=label) \
+        in answer.notices, answer.notices
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("query", "label", "nearest", "cited_section"), [
+    ("Section 18(9) of RERA", "Section 18(9)", "Section 18", "s.18"),
+    ("What is section 18(1)(z) of RERA?", "Section 18(1)(z)", "Section 18(1)", "s.18"),
+])
+def test_a_missing_sub_provision_shows_the_enclosing_one_with_a_notice(
+        bundled: Engine, query: str, label: str, nearest: str, cited_section: str) -> None:
+    answer = bundled.ask(query)
+    assert not answer.abstained
+    lead = answer.citations[0].provision_id
+    assert lead.startswith("the-real-estate-regulation-and-development-act-2016#"
+                           + cited_section + "("), lead
+    assert UNFOUND_NEAREST_NOTICE.format(title=RERA, label=label, nearest=nearest) \
+        in answer.notices, answer.notices
+
+
+@pytest.mark.slow
+def test_a_reference_naming_no_act_that_no_document_holds(bundled: Engine) -> None:
+    answer = bundled.ask("What does section 999 say?")
+    assert answer.abstained and not answer.citations
+    assert UNFOUND_ANYWHERE_NOTICE.format(label="Section 999") in answer.notices
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("query", [
+    "Sec 59 of RERA",
+    "RERA section 59",
+    "Section 18(1)(B) of RERA",  # the law prints its clause letters lower-case
+])
+def test_existing_provisions_are_answered_without_a_notice(bundled: Engine,
+                                                           query: str) -> None:
+    answer = bundled.ask(query)
+    assert not answer.abstained
+    assert not [n for n in answer.notices if "as ingested has no" in n], answer.notices
+
+
+@pytest.mark.slow
+def test_a_section_of_another_law_is_not_attributed_to_an_act_named_elsewhere(
+        bundled: Engine) -> None:
+    # Section 420 belongs to the IPC (not ingested), not to RERA, named later.
+    answer = bundled.ask("Does section 420 IPC apply to my RERA complaint against the "
+                         "builder?")
+    assert not [n for n in answer.notices if "as ingested has no" in n], answer.notices
