@@ -15,6 +15,7 @@ holds less than the extractive one.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Any
 
@@ -40,6 +41,7 @@ from civicsetu.answer.evidence import (
 from civicsetu.answer.extractive import answer_extractive, quoted_evidence
 from civicsetu.answer.messages import (
     ABSTENTION,
+    AMENDMENT_NOTICE,
     CONFLICT_NOTICE,
     DISCLAIMER,
     INJECTION_REFUSAL,
@@ -70,6 +72,8 @@ MAX_ANSWER_TOKENS = 256
 # kept only when its best match is clearly better (measured: a looser loop cost recall@10).
 CORRECTIVE_BELOW = 0.40
 CORRECTIVE_MIN_GAIN = 0.02
+# The footnote's own number, printed before some notes ("1 Subs. by Act 43 of 1955, ...").
+_FOOTNOTE_NUMBER = re.compile(r"^\d{1,3}\s+(?=[A-Z])")
 
 
 class Agent:
@@ -472,11 +476,10 @@ def _conflict_notice(searcher: Searcher, citations: list[Citation]) -> list[str]
 
 
 def _amendment_notices(store: Store, citations: list[Citation]) -> list[str]:
+    """The amendment footnotes of the quoted provisions, each in its own words."""
+    labels = {c.provision_id: c.label for c in citations}
     notes = []
-    for a in store.amendments_of([c.provision_id for c in citations]):
-        when = f" with effect from {a.effective.isoformat()}" if a.effective else ""
-        by = f" by {a.by}" if a.by else ""
-        notes.append(f"Amendment note: {a.provision_id.partition('#')[2]} was "
-                     f"{a.action}{by}{when}.")
+    for a in store.amendments_of(list(labels)):
+        note = _FOOTNOTE_NUMBER.sub("", " ".join(a.note.split()), count=1)
+        notes.append(AMENDMENT_NOTICE.format(label=labels[a.provision_id], note=note))
     return list(dict.fromkeys(notes))
-
