@@ -5,10 +5,13 @@ bundled index)."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
-from civicsetu.answer.messages import AMENDMENT_NOTICE
+from civicsetu.answer.messages import AMENDED_SINCE_NOTICE, AMENDMENT_NOTICE
 from civicsetu.engine import Engine
+from civicsetu.search.hybrid import SearchFilters
 
 TPA_39 = "Section 39 of the Transfer of Property Act, 1882"
 
@@ -31,3 +34,13 @@ def test_the_footnote_number_printed_before_a_note_is_left_out(bundled: Engine) 
     answer = bundled.ask("What does section 3 of the Indian Stamp Act say?")
     notes = [n for n in answer.notices if n.startswith("Amendment footnote to Section 3 ")]
     assert notes and all("“Subs. by Act 43 of 1955" in n for n in notes), answer.notices
+
+
+@pytest.mark.slow
+def test_the_law_on_a_date_flags_quotes_amended_since(bundled: Engine) -> None:
+    # Section 39's footnotes record amendments by Act 20 of 1929.
+    query = "What does section 39 of the Transfer of Property Act say?"
+    before = bundled.ask(query, filters=SearchFilters(as_of=date(1920, 1, 1)))
+    assert AMENDED_SINCE_NOTICE.format(label=TPA_39, date="1920-01-01") in before.notices
+    after = bundled.ask(query, filters=SearchFilters(as_of=date(1930, 1, 1)))
+    assert not [n for n in after.notices if n.startswith("Footnotes to")], after.notices

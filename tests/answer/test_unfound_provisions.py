@@ -1,16 +1,22 @@
-"""A question that names a provision the index does not hold is told so: it is never
-answered from another provision as if it were the one asked about (real bundled index)."""
+"""A question that names a provision the index does not hold, or an Act that was not yet
+law on the date asked about, is told so: it is never answered from another provision as if
+it were the one asked about (real bundled index)."""
 
 from __future__ import annotations
+
+from datetime import date
 
 import pytest
 
 from civicsetu.answer.messages import (
+    NOT_YET_LAW_NOTICE,
     UNFOUND_ANYWHERE_NOTICE,
     UNFOUND_NEAREST_NOTICE,
     UNFOUND_PROVISION_NOTICE,
 )
 from civicsetu.engine import Engine
+from civicsetu.errors import InputError
+from civicsetu.search.hybrid import SearchFilters
 
 RERA = "Real Estate (Regulation and Development) Act, 2016"
 CONTRACT = "Indian Contract Act, 1872"
@@ -77,3 +83,28 @@ def test_a_section_of_another_law_is_not_attributed_to_an_act_named_elsewhere(
     answer = bundled.ask("Does section 420 IPC apply to my RERA complaint against the "
                          "builder?")
     assert not [n for n in answer.notices if "as ingested has no" in n], answer.notices
+
+
+@pytest.mark.slow
+def test_a_named_act_not_yet_law_on_the_date_asked_is_not_answered_from_another(
+        bundled: Engine) -> None:
+    # RERA came into force on 1 May 2016 (the date its section 1 prints); the
+    # Registration Act's section 18 must not stand in for RERA's.
+    old = SearchFilters(as_of=date(1990, 1, 1))
+    answer = bundled.ask("Section 18 of RERA", filters=old)
+    assert answer.abstained and not answer.citations
+    assert NOT_YET_LAW_NOTICE.format(title=RERA, date="1990-01-01",
+                                     start="2016-05-01") in answer.notices
+    # One of two named Acts in force: answered from it, the other one noted.
+    both = bundled.ask("Compare refunds to homebuyers under RERA and the Consumer "
+                       "Protection Act, 2019", filters=SearchFilters(as_of=date(2018, 1, 1)))
+    assert not both.abstained
+    assert all("consumer-protection" not in c.provision_id for c in both.citations)
+    assert any(n.startswith("The Consumer Protection Act, 2019 was not yet law on 2018-01-01")
+               for n in both.notices), both.notices
+
+
+@pytest.mark.slow
+def test_a_date_before_every_document_is_an_input_error(bundled: Engine) -> None:
+    with pytest.raises(InputError, match="no ingested document was law on 1800-01-01"):
+        bundled.ask("What is a sale?", filters=SearchFilters(as_of=date(1800, 1, 1)))

@@ -15,7 +15,6 @@ holds less than the extractive one.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from typing import Any
 
@@ -31,6 +30,7 @@ from civicsetu.agent.prompts import (
 )
 from civicsetu.agent.state import AgentState
 from civicsetu.agent.validate import carries_claim, sentences_of, validate_answer
+from civicsetu.answer.amendments import amendment_notices
 from civicsetu.answer.confidence import Confidence, assess_confidence
 from civicsetu.answer.evidence import (
     Evidence,
@@ -41,7 +41,6 @@ from civicsetu.answer.evidence import (
 from civicsetu.answer.extractive import answer_extractive, quoted_evidence
 from civicsetu.answer.messages import (
     ABSTENTION,
-    AMENDMENT_NOTICE,
     CONFLICT_NOTICE,
     DISCLAIMER,
     INJECTION_REFUSAL,
@@ -72,8 +71,6 @@ MAX_ANSWER_TOKENS = 256
 # kept only when its best match is clearly better (measured: a looser loop cost recall@10).
 CORRECTIVE_BELOW = 0.40
 CORRECTIVE_MIN_GAIN = 0.02
-# The footnote's own number, printed before some notes ("1 Subs. by Act 43 of 1955, ...").
-_FOOTNOTE_NUMBER = re.compile(r"^\d{1,3}\s+(?=[A-Z])")
 
 
 class Agent:
@@ -369,7 +366,7 @@ class Agent:
         answer.tokens = state.get("tokens", 0)
         meter = Meter(dict(state.get("usage", {})))
         answer.usage_by_call, answer.cost_usd = meter.by_call, meter.cost_usd
-        answer.notices += _amendment_notices(self.store, answer.citations)
+        answer.notices += amendment_notices(self.store, answer.citations, result.as_of)
         if answer.query_type == QueryType.CONFLICT_DETECTION.value:
             answer.notices += _conflict_notice(self.searcher, answer.citations)
         return {"answer": answer}
@@ -473,13 +470,3 @@ def _conflict_notice(searcher: Searcher, citations: list[Citation]) -> list[str]
     titles = searcher.titles
     return [CONFLICT_NOTICE.format(first=titles.get(docs[0], docs[0]),
                                    second=titles.get(docs[1], docs[1]))]
-
-
-def _amendment_notices(store: Store, citations: list[Citation]) -> list[str]:
-    """The amendment footnotes of the quoted provisions, each in its own words."""
-    labels = {c.provision_id: c.label for c in citations}
-    notes = []
-    for a in store.amendments_of(list(labels)):
-        note = _FOOTNOTE_NUMBER.sub("", " ".join(a.note.split()), count=1)
-        notes.append(AMENDMENT_NOTICE.format(label=labels[a.provision_id], note=note))
-    return list(dict.fromkeys(notes))

@@ -151,7 +151,8 @@ class Researcher:
         primary = results[0]
         return SearchResult(primary.analysis, [first[pid] for pid in fresh][:10],
                             primary.family, max((r.best_cosine or 0.0) for r in results),
-                            primary.timings_ms, primary.as_of, primary.unfound)
+                            primary.timings_ms, primary.as_of, primary.unfound,
+                            primary.not_yet_law)
 
     def _plain(self, question: str, filters: SearchFilters | None
                ) -> tuple[SearchResult, list[Citation]]:

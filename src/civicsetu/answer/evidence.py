@@ -37,7 +37,9 @@ from typing import TYPE_CHECKING
 from civicsetu.answer.messages import (
     MISSING_QUANTITY_NOTICE,
     NEAREST_CENTRAL_NOTICE,
+    NOT_YET_ENACTED_NOTICE,
     NOT_YET_IN_FORCE_NOTICE,
+    NOT_YET_LAW_NOTICE,
     STATE_INSTRUMENT_NOTICE,
     UNFOUND_ANYWHERE_NOTICE,
     UNFOUND_NEAREST_NOTICE,
@@ -48,6 +50,7 @@ from civicsetu.answer.messages import (
 from civicsetu.answer.numbers import canonical
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
+from civicsetu.search.in_force import NotYetLaw
 from civicsetu.search.lawnames import LawNames
 from civicsetu.search.lexicon import LAY_TO_STATUTE
 from civicsetu.search.places import STATES_AND_CITIES
@@ -75,10 +78,16 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
     """Answer or abstain, with the reasons and the notices to show (``names``: the
     documents' ``LawNames`` when prepared once, as ``Searcher.law_names`` is)."""
     unfound = [unfound_notice(u, documents, result) for u in result.unfound]
+    later = [not_yet_law_notice(n, result) for n in result.not_yet_law]
+    if later and not result.analysis.named_docs:
+        # Every Act the question names came later: another law's provisions (even one of
+        # the same number) would be quoted as if they were the one asked about.
+        return Evidence(False, ["names only laws not yet in force on the date asked"],
+                        later)
     if any(h.pinned for h in result.hits):
-        return Evidence(True, ["names an existing provision"], unfound)
+        return Evidence(True, ["names an existing provision"], later + unfound)
     query = result.analysis.query
-    ev = Evidence(True)
+    ev = Evidence(True, notices=list(later))
     if unfound:
         ev.answerable = False
         ev.reasons.append("names a provision the index does not hold: "
@@ -113,6 +122,15 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
         ev.answerable = False
         ev.reasons.append(weak)
     return ev
+
+
+def not_yet_law_notice(later: NotYetLaw, result: SearchResult) -> str:
+    """What to tell the user of a named document that was not yet law on the date asked."""
+    on = result.as_of.isoformat() if result.as_of else ""
+    if later.printed:
+        return NOT_YET_LAW_NOTICE.format(title=later.title, date=on,
+                                         start=later.law_from.isoformat())
+    return NOT_YET_ENACTED_NOTICE.format(title=later.title, date=on, year=later.law_from.year)
 
 
 def unfound_notice(ref: UnfoundReference, documents: Sequence[DocumentInfo],

@@ -21,11 +21,18 @@ NEAREST_CENTRAL_NOTICE = "The nearest central provision in the corpus is {label}
 # An amendment footnote as the law prints it: it says what it changed (some words, a proviso,
 # another clause), which a summary such as "s.39 was omitted" would misstate.
 AMENDMENT_NOTICE = "Amendment footnote to {label}: “{note}”"
+AMENDED_SINCE_NOTICE = (
+    "Footnotes to {label} record changes made after {date}: the quoted text is the current "
+    "one, which may not be what was in force on {date}."
+)
 
 # A provision the question names that the index does not hold (search/unfound.py).
 UNFOUND_PROVISION_NOTICE = "The {title} as ingested has no {label}."
 UNFOUND_NEAREST_NOTICE = "The {title} as ingested has no {label}; {nearest} is shown instead."
 UNFOUND_ANYWHERE_NOTICE = "No ingested document has a {label}."
+# A document the question names that was not yet law on the date asked (search/in_force.py).
+NOT_YET_LAW_NOTICE = "The {title} was not yet law on {date}: it came into force on {start}."
+NOT_YET_ENACTED_NOTICE = "The {title} was not yet law on {date}: it dates from {year}."
 NOT_YET_IN_FORCE_NOTICE = "{label} of the {title} was not in force on {date}."
 
 UNKNOWN_TERM_NOTICE = "The corpus never mentions {terms}."

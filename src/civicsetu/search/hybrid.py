@@ -41,11 +41,19 @@ from civicsetu.search.graph_expand import (
     wants_graph,
 )
 from civicsetu.search.headings import SectionHeadings
+from civicsetu.search.in_force import NotYetLaw, law_from
 from civicsetu.search.lawnames import LawNames
 from civicsetu.search.neighbours import Relevance, ranked_neighbours
 from civicsetu.search.parties import others_after
 from civicsetu.search.places import elsewhere_after
-from civicsetu.search.query import AliasTable, QueryAnalysis, analyze, fts_query, normalized
+from civicsetu.search.query import (
+    AliasTable,
+    QueryAnalysis,
+    analyze,
+    fts_query,
+    named_documents,
+    normalized,
+)
 from civicsetu.search.rerank import Reranker, load_default
 from civicsetu.search.routing import Router, capitalised_names, stem, title_phrases
 from civicsetu.search.spent import without_spent
@@ -88,6 +96,7 @@ class SearchResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     as_of: date | None = None
     unfound: list[UnfoundReference] = field(default_factory=list)  # named, not in the index
+    not_yet_law: list[NotYetLaw] = field(default_factory=list)  # named, not law on as_of
 
 
 class Searcher:
@@ -102,6 +111,7 @@ class Searcher:
         self._law_names: LawNames | None = None
         self._reranker: Reranker | None = None
         self._relevance: Relevance | None = None
+        self._law_from: dict[str, tuple[date, bool]] | None = None
         self.headings = SectionHeadings(store)
 
     @property
@@ -155,6 +165,7 @@ class Searcher:
         self._titles = None
         self._law_names = None
         self._relevance = None
+        self._law_from = None
         self.headings = SectionHeadings(self.store)
 
     @property
@@ -197,6 +208,9 @@ class Searcher:
         t0 = time.perf_counter()
         allowed = self._allowed_docs(filters)
         as_of = filters.as_of if filters else None
+        not_yet: list[NotYetLaw] = []
+        if as_of is not None:
+            allowed, not_yet = self._in_force(query, allowed, as_of)
         analysis = analyze(query, self.aliases,
                            allowed if len(allowed) < len(self.documents) else None)
         implied = self.route(analysis, allowed) if len(allowed) > 1 else []
@@ -285,7 +299,8 @@ class Searcher:
         timings["fuse"] = _ms(t)
         timings["search"] = _ms(t0)
         kept = cut_sections(hits, k) if cover_sections else hits[:max(k, 1)]
-        return SearchResult(analysis, kept, family, best_cosine, timings, as_of, unfound)
+        return SearchResult(analysis, kept, family, best_cosine, timings, as_of, unfound,
+                            not_yet)
 
     # --- stages -----------------------------------------------------------------------
 
@@ -307,6 +322,24 @@ class Searcher:
             raise InputError("no ingested document matches those filters; "
                              "`civicsetu documents` lists what is there")
         return {d.id for d in docs}
+
+    def _in_force(self, query: str, allowed: set[str],
+                  as_of: date) -> tuple[set[str], list[NotYetLaw]]:
+        """``allowed`` without the documents not yet law on ``as_of`` (search/in_force.py),
+        and those of them the question names."""
+        if self._law_from is None:
+            found = {d.id: law_from(d.title, self.store.dates_of(d.id)) for d in self.documents}
+            self._law_from = {doc_id: v for doc_id, v in found.items() if v is not None}
+        later = {d for d in allowed if d in self._law_from and self._law_from[d][0] > as_of}
+        kept = allowed - later
+        if not kept:
+            first = min(later, key=lambda d: self._law_from[d][0])  # type: ignore[index]
+            raise InputError(f"no ingested document was law on {as_of.isoformat()}: the "
+                             f"earliest, {self.titles.get(first, first)}, dates from "
+                             f"{self._law_from[first][0].isoformat()}; ask about a later "
+                             "date or without --as-of")
+        named = dict.fromkeys(d for d, _, _ in named_documents(query, self.aliases, later))
+        return kept, [NotYetLaw(d, self.titles.get(d, d), *self._law_from[d]) for d in named]
 
     def _lists(self, analysis: QueryAnalysis, mode: Mode, query_vector: Vectors | None,
                allowed: set[str], as_of: date | None = None,
