@@ -29,19 +29,37 @@ def test_a_plain_file_acts_initials_are_not_an_unknown_name(
 def test_a_party_named_in_the_facts_is_not_an_unknown_subject(
         empty_engine: Engine, small_act: Path) -> None:
     empty_engine.ingest([SourceSpec(small_act)])
-    # One capitalised word in the user's own facts is a party, not what is asked about.
-    party = empty_engine.ask("My landlord Sharma evicted me without an order of the Rent "
-                             "Court. What penalty does he face?")
-    assert not any("never mentions" in n for n in party.notices)
-    assert any(c.provision_id.endswith("#s.4") for c in party.citations)
-    # A capitalised stop word before it opens the sentence; it makes no name of two words.
-    asked = empty_engine.ask("Can Sharma evict a tenant without an order of the Rent Court?")
-    assert not any("never mentions" in n for n in asked.notices)
-    # A name of several words the corpus never uses (a case, a scheme) still is.
-    case = empty_engine.ask("Did the court in Neelkamal Realtors allow eviction without an "
-                            "order of the Rent Court?")
+    # A party to the user's own facts is not what is asked about, however it is written:
+    # one word, a sentence's first word before it, an honorific, a full name after a party
+    # word or a dealing, a family.
+    for facts in ("My landlord Sharma evicted me without an order of the Rent Court.",
+                  "Can Sharma evict a tenant without an order of the Rent Court?",
+                  "Suppose Sharma evicted me without an order of the Rent Court.",
+                  "My landlord Mr Sharma evicted me without an order of the Rent Court.",
+                  "Shri Prakash Sharma evicted me without an order of the Rent Court.",
+                  "My landlord Prakash Sharma evicted me without an order of the Rent Court.",
+                  "I rented from Kavya Estates and was evicted without an order of the Rent "
+                  "Court.",
+                  "The Sharma family evicted me without an order of the Rent Court."):
+        party = empty_engine.ask(f"{facts} What penalty does the landlord face?")
+        assert not any("never mentions" in n for n in party.notices), (facts, party.notices)
+        assert any(c.provision_id.endswith("#s.4") for c in party.citations), facts
+
+
+def test_a_case_body_or_thing_the_corpus_never_mentions_abstains(
+        empty_engine: Engine, small_act: Path) -> None:
+    empty_engine.ingest([SourceSpec(small_act)])
+    # A case: a court's decision in it, or "v." beside it.
+    case = empty_engine.ask("Did the Supreme Court in Orvella Homes allow eviction without "
+                            "an order of the Rent Court?")
     assert case.abstained
-    assert any("never mentions Neelkamal, Realtors" in n for n in case.notices)
-    # So does one word with an article: a thing, not a person.
+    assert any("Orvella, Homes" in n for n in case.notices), case.notices
+    versus = empty_engine.ask("Did Marwick v. Tallis allow eviction without an order of the "
+                              "Rent Court?")
+    assert versus.abstained and any("Marwick" in n for n in versus.notices)
+    # One word with an article: a thing, not a person.
     thing = empty_engine.ask("Within what time must the landlord refund the Zorblax deposit?")
     assert thing.abstained and any("never mentions Zorblax" in n for n in thing.notices)
+    # Several words in no party's place: a scheme, a document.
+    scheme = empty_engine.ask("Is a Quellan Card needed before a tenant is evicted?")
+    assert scheme.abstained and any("Quellan" in n for n in scheme.notices)

@@ -217,47 +217,124 @@ def _initialisms(query: str) -> set[str]:
 
 def _unknown_names(query: str, store: Store,
                    documents: list[DocumentInfo]) -> list[str]:
-    """Acronyms, capitalised words of a name of two or more, and a capitalised word after
-    an article (after a sentence's first word) that occur nowhere in the corpus. A lone
-    capitalised word with no article ("sold it to Suresh", "my builder Lodha") is most
-    often a party to the user's own facts, and says nothing about which law is asked; a
-    name of several words ("Neelkamal Realtors") or one with an article ("the Zorblax
-    deposit") names a case, a body, a scheme or a thing."""
+    """Acronyms and names of a case, body, scheme or thing that occur nowhere in the corpus.
+
+    A capitalised word is grammar, not a name, when it opens a sentence; an honorific (Mr,
+    Shri) marks a person. What is left are runs of capitalised words. A run is a party to
+    the user's own facts, saying nothing about which law is asked, when it is one word
+    with no article ("sold it to Suresh"), follows an honorific, or follows a party word
+    or a preposition of a dealing ("my landlord Ramesh Kumar", "bought from Lodha
+    Developers"). It names a thing the law may cover when an article precedes it ("the
+    Zorblax deposit", but not "the Sharma family"), or a case when a court or "v." stands
+    beside it ("the High Court in Neelkamal Realtors"); so does a run of several words in
+    no party's place ("Is Aadhaar Card needed?")."""
     known = {a.lower() for d in documents for a in d.aliases} | set(LAY_TO_STATUTE)
     # An Act's initials name it even when no alias was registered (a plain-file ingest).
     known |= {i.lower() for d in documents for i in title_initials(d.title)}
     known |= set(STATES_AND_CITIES)
     words = []
-    for m in _SALIENT.finditer(query):
-        word = m.group(1)
-        if m.start() == 0 or word.lower() in known or query[:m.start()].rstrip()[-1:] in ".?!":
-            continue
-        if not word.isupper() and not _in_capitalised_run(query, m.start(), m.end()) \
-                and not _ARTICLE_BEFORE.search(query, 0, m.start()):
-            continue
-        words.append(word)
+    for run in _capitalised_runs(query):
+        acronyms = [w for w in run.words if w.isupper()]
+        if _names_a_thing(query, run):
+            words += [w for w in run.words if w.lower() not in known]
+        else:
+            words += [w for w in acronyms if w.lower() not in known]
     spelled_out = _initialisms(query)
-    words = [w for w in words if not (w.isupper() and w.lower() in spelled_out)]
+    words = [w for w in dict.fromkeys(words) if not (w.isupper() and w.lower() in spelled_out)]
     if not words:
         return []
     df = store.term_document_frequency([w.lower() for w in words])
     return [w for w in words if df.get(w.lower(), 0) == 0]
 
 
+@dataclass(frozen=True, slots=True)
+class _Run:
+    words: list[str]
+    start: int
+    end: int
+    honorific: bool  # an honorific stood before it: a person's name
+
+
+def _capitalised_runs(query: str) -> list[_Run]:
+    """Runs of capitalised words (and acronyms) joined by single spaces, without the word
+    that opens a sentence and without honorifics, which end a run."""
+    runs: list[_Run] = []
+    current: list[re.Match[str]] = []
+    honorific = False
+    last_end = -2  # where the previous capitalised word (or honorific) ended
+
+    def close() -> None:
+        if current:
+            runs.append(_Run([m.group(1) for m in current], current[0].start(),
+                             current[-1].end(), honorific))
+
+    for m in _SALIENT.finditer(query):
+        word = m.group(1)
+        gap = query[last_end:m.start()]
+        if not (gap == " " or (gap == ". " and honorific and not current)):
+            close()
+            current, honorific = [], False
+        last_end = m.end()
+        if word.lower() in _HONORIFICS:
+            close()
+            current, honorific = [], True
+            continue
+        if _opens_sentence(query[:m.start()]) and not word.isupper() and not honorific:
+            continue  # capitalised because it opens the sentence
+        current.append(m)
+    close()
+    return runs
+
+
+def _opens_sentence(before: str) -> bool:
+    """Whether a word after ``before`` opens a sentence (so is capitalised by grammar); the
+    full stop of "v." or "Mr." ends no sentence."""
+    before = before.rstrip()
+    if not before or before[-1] in "?!:;\"“(":
+        return True
+    if before[-1] != ".":
+        return False
+    last = re.search(r"(\w+)\.$", before)
+    return last is None or last.group(1).lower() not in _ABBREVIATIONS
+
+
+def _names_a_thing(query: str, run: _Run) -> bool:
+    """Whether a run of capitalised words names a case, body, scheme or thing rather than a
+    party to the user's facts (see ``_unknown_names``)."""
+    before, after = query[:run.start], query[run.end:]
+    if _CASE_BEFORE.search(before) or _CASE_AFTER.match(after):
+        return True
+    if run.honorific:
+        return False
+    if _ARTICLE_BEFORE.search(before):
+        return not _PERSONS_AFTER.match(after)
+    if len(run.words) == 1:
+        return False
+    return not _PARTY_BEFORE.search(before)
+
+
 # A person's name takes no article; "the Zorblax deposit" names a thing the law may cover.
 _ARTICLE_BEFORE = re.compile(r"(?<![\w-])(?:the|a|an)[ \t]+$", re.IGNORECASE)
-_CAPITALISED_BEFORE = re.compile(r"(?<![\w-])([A-Z][\w'’-]*)[ \t]+$")
-_CAPITALISED_AFTER = re.compile(r"[ \t]+([A-Z][\w'’-]*)(?![\w-])")
-
-
-def _in_capitalised_run(query: str, start: int, end: int) -> bool:
-    """Whether the word at ``query[start:end]`` has a capitalised word right before or
-    after it (one name of several words); a capitalised stop word ("Can Mohan sue?",
-    "Did Ravi pay?") opens a sentence, not a name."""
-    for m in (_CAPITALISED_BEFORE.search(query, 0, start), _CAPITALISED_AFTER.match(query, end)):
-        if m is not None and m.group(1).lower() not in STOPWORDS:
-            return True
-    return False
+_PERSONS_AFTER = re.compile(r"[ \t]+(?:family|families|household|brothers|sisters|couple|"
+                            r"heirs|sons|daughters|children|parents)\b", re.IGNORECASE)
+_ABBREVIATIONS = frozenset({"v", "vs", "no", "nos", "rs", "s", "ss", "sec", "st", "co", "ltd",
+                            "pvt", "mr", "mrs", "ms", "dr", "smt"})
+_HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "dr", "shri", "sri", "smt", "shrimati",
+                         "kumari", "km", "late", "sir", "madam"})
+# Who a party is to the user, or a dealing with one: "my landlord Ramesh Kumar", "sold it
+# to Ramesh Kumar", "a complaint against Lodha Developers".
+_PARTY_BEFORE = re.compile(
+    r"(?<![\w-])(?:landlord|landlady|tenant|lessee|lessor|builder|developer|promoter|seller|"
+    r"buyer|vendor|purchaser|owner|neighbou?r|brother|sister|father|mother|son|daughter|"
+    r"wife|husband|uncle|aunt|cousin|friend|employer|employee|agent|broker|partner|"
+    r"contractor|lender|borrower|client|to|from|by|with|against|and|or)[ \t]+$",
+    re.IGNORECASE)
+# A case asked about: "the High Court in X", "X v. Y", "the X case".
+_CASE_BEFORE = re.compile(r"(?<![\w-])(?:(?:court|tribunal|bench|judgment|judgement|ruling|"
+                          r"decision|verdict)\s+in|v\.|vs\.?|versus)[ \t]+(?:the[ \t]+)?$",
+                          re.IGNORECASE)
+_CASE_AFTER = re.compile(r"[ \t]+(?:v\.|vs\.?|versus|case|judgment|judgement|ruling)(?![\w-])",
+                         re.IGNORECASE)
 
 
 _ASKS_QUANTITY = re.compile(
