@@ -243,6 +243,18 @@ def test_in_a_definitions_list_this_clause_is_the_lists_own_entry() -> None:
     assert "a defect is a fault" in by_path["s.3(1)(ii)"].text
 
 
+def test_a_definitions_list_ends_where_its_sub_section_does() -> None:
+    # Sub-section (2) holds the list; in (3), a clause's Explanation is the clause's own.
+    text = ("## Section 5 - Goods.\n\n(1) This section applies to sales.\n\n(2) In this "
+            "section, unless the context otherwise requires, \"goods\" means movables.\n\n"
+            "(3) A seller shall--\n\n(a) deliver;\n\n(b) insure, where--\n\n(i) the goods "
+            "are perishable;\n\n(ii) the buyer asks.\n\nExplanation.--For the purposes of "
+            "this clause, a buyer asks in writing.\n\n(4) The end.\n")
+    by_path = {p.path: p for p in parse_provisions("x", text)[0]}
+    assert "a buyer asks in writing" in by_path["s.5(3)(b)"].text
+    assert "a buyer asks in writing" not in by_path["s.5(3)(a)"].text
+
+
 def test_a_heading_printed_again_inside_the_bracket_keeps_sub_section_one() -> None:
     tpa = _act("the-transfer-of-property-act-1882")
     assert tpa["s.106(1)"].text.startswith("(1) In the")

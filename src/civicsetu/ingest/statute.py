@@ -167,6 +167,7 @@ def _build_tree(section: _Node, text: str) -> None:
     commentary: _Commentary | None = None
     listed = _DEFINITIONS_LIST.search(text, section.start, min(own_end, section.start + 600))
     entry_depth: int | None = None  # where a definitions list's entries sit in the stack
+    holder_depth: int | None = None  # where the provision that opens the list sits
     for index, (p_start, p_end) in enumerate(_paragraphs(text, section.start, own_end)):
         # A slice, not match(text, pos): ``^`` would not match mid-line, and an Act printed
         # ``18. Title.—(1) If ...`` opens its first sub-section right after the dash.
@@ -187,8 +188,14 @@ def _build_tree(section: _Node, text: str) -> None:
             if commentary is None or not commentary.holds(token, level):
                 commentary = None
                 _open(stack, level, token, previous_text, p_start)
-                if listed and entry_depth is None and p_start >= listed.end():
+                if listed and holder_depth is not None and len(stack) - 1 <= holder_depth:
+                    # A sibling of the provision that opened the list ("(2) In this
+                    # section, unless ..." then "(3)"): the list is over.
+                    listed, entry_depth = None, None
+                elif listed and entry_depth is None and p_start >= listed.end():
                     entry_depth = len(stack) - 1
+        if listed and holder_depth is None and p_start <= listed.start() < p_end:
+            holder_depth = len(stack) - 1
         opening = _commentary_opening(paragraph)
         if opening is not None:
             kind, words, at_start = opening
