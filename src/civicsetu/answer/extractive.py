@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from civicsetu.answer.completions import complete_quotes
 from civicsetu.answer.evidence import assess, missing_quantity, missing_quantity_notice
-from civicsetu.answer.messages import ABSTENTION, DISCLAIMER
+from civicsetu.answer.messages import ABSTENTION, DISCLAIMER, LIST_CONTINUES_NOTICE
 from civicsetu.answer.numbers import rupee_amounts
 from civicsetu.answer.parts import PartAnswers, answering_units, fits_amount
 from civicsetu.answer.pinpoint import pinpointed, without_repeats
@@ -27,8 +27,13 @@ from civicsetu.answer.units import (
     MAX_DEFINITION_CHARS,
     MAX_QUOTE_CHARS,
     Unit,
+    law_end,
+    list_continues,
+    opening_words,
     own_span,
     sentences,
+    unfinished,
+    whole_sentences,
 )
 from civicsetu.answer.verify import fold, verify_citations
 from civicsetu.guard.injection import screen
@@ -38,7 +43,7 @@ from civicsetu.search.lawnames import LawNames
 from civicsetu.search.parties import parties_in
 from civicsetu.search.query import AliasTable, named_documents
 from civicsetu.store.base import DocumentInfo, Store
-from civicsetu.types import Answer, Citation, Hit, Provision, section_of
+from civicsetu.types import Answer, Citation, Hit, Provision, section_of, split_provision_id
 
 if TYPE_CHECKING:
     from civicsetu.answer.confidence import Confidence
@@ -108,7 +113,21 @@ def answer_extractive(result: SearchResult, store: Store,
                                                                    lead.title)])
     text = _compose(citations)
     return Answer(query, text, False, citations, retrieved,
-                  {**result.timings_ms, "answer": _ms(t0)}, evidence.notices)
+                  {**result.timings_ms, "answer": _ms(t0)},
+                  [*evidence.notices, *_continuing(citations, store, result.as_of)])
+
+
+def _continuing(citations: list[Citation], store: Store, as_of: date | None) -> list[str]:
+    """A notice for each quote that holds a provision's opening words and only the first
+    of the clauses they introduce (the rest would not fit one answer)."""
+    notes = []
+    for c in citations:
+        doc_id, path = split_provision_id(c.provision_id)
+        family = store.provisions_of_section(doc_id, section_of(path), as_of)
+        p = next((q for q in family if q.path == path), None)
+        if p is not None and list_continues(p, family, c.end):
+            notes.append(LIST_CONTINUES_NOTICE.format(label=c.label))
+    return notes
 
 
 def quoted_evidence(result: SearchResult, store: Store, documents: list[DocumentInfo],
@@ -182,11 +201,21 @@ def _candidate_units(hits: list[Hit], store: Store, as_of: date | None = None,
         for p in provisions:
             if p.end <= hit.start or p.start >= hit.end:
                 continue
-            # A looked-up definition (search/defined.py) is quoted with its whole list.
-            cap = MAX_DEFINITION_CHARS if "definition" in hit.sources and \
+            # A looked-up definition (search/defined.py) is quoted with its whole list, and
+            # so is a provision the question names.
+            cap = MAX_DEFINITION_CHARS if ("definition" in hit.sources or hit.pinned) and \
                 p.path == hit.provision_path else MAX_QUOTE_CHARS
-            start, end = own_span(p, provisions, (hit.start, hit.end), max_chars=cap)
+            start, end = own_span(p, provisions, whole_sentences(p, max(p.start, hit.start),
+                                                                 min(p.end, hit.end)),
+                                  max_chars=cap)
+            lead_in = opening_words(p, provisions)
+            if end > lead_in:
+                cap = max(cap, end - start)  # a list quoted with its opening words stays whole
             for s, e in sentences(p.text, p.start, start, end, cap):
+                if lead_in < law_end(p) and e <= lead_in and \
+                        not p.text[e - p.start:lead_in - p.start].strip() and \
+                        unfinished(p.text[s - p.start:e - p.start]):
+                    continue  # opening words alone ("such person--") misstate the rule
                 if (p.doc_id, s) in seen:
                     continue
                 seen.add((p.doc_id, s))

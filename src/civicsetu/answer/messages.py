@@ -26,6 +26,12 @@ AMENDED_SINCE_NOTICE = (
     "one, which may not be what was in force on {date}."
 )
 
+# A quote of a provision's opening words and its first clauses, the rest too long to show.
+LIST_CONTINUES_NOTICE = (
+    "{label} goes on after the quoted clauses; read the provision whole before relying on "
+    "the quote."
+)
+
 # A provision the question names that the index does not hold (search/unfound.py).
 UNFOUND_PROVISION_NOTICE = "The {title} as ingested has no {label}."
 UNFOUND_NEAREST_NOTICE = "The {title} as ingested has no {label}; {nearest} is shown instead."

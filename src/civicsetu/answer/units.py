@@ -19,6 +19,9 @@ MAX_QUOTE_CHARS = 1200
 # A definition the question asks about is quoted with its whole list ("affected family"
 # includes-- (i) ... (vi)) up to this length: any one item alone answers "who counts".
 MAX_DEFINITION_CHARS = 2400
+# The sentence after a list's last clause that finishes its rule, not its commentary.
+_CLOSING_WORDS = re.compile(r"\s*(?!Explanation|Illustration|Provided|\(|\^)"
+                            r"(?:[^\n]|\n(?![ \t]*\n))*?[.;](?=\s|$)")
 # A quote "answers on its own merit" when it scores at least this share of the best one.
 KEEP_RELATIVE = 0.6
 _SUBSECTION_PATH = re.compile(r"^[a-z]+\.\w+\((\w{1,4})\)")
@@ -54,7 +57,8 @@ def own_span(p: Provision, family: Sequence[Provision],
     introduces them ("namely:—") and the whole fits one quote; never past ``law_end``.
     ``family`` is ``p``'s section in the Act's order. With ``through_opening`` a
     sub-provision that opens where ``p`` opens ("14. (1) ...") is quoted as ``p``'s text;
-    ``max_chars`` is the longest list quoted whole."""
+    ``max_chars`` is the longest list quoted whole; a longer one is quoted with the clauses
+    that fit."""
     p_end = law_end(p)
     own_end = p_end
     for q in family:
@@ -66,16 +70,71 @@ def own_span(p: Provision, family: Sequence[Provision],
             break
     start, end = (p.start, own_end) if within is None else \
         (max(p.start, within[0]), min(own_end, within[1]))
-    if own_end < p_end and opens_list(p.text[:own_end - p.start]) and \
-            p_end - start <= max_chars:
-        # "... including—" is finished by its clauses: quote them with it.
-        end = p_end
+    if start < own_end < p_end and unfinished(p.text[:own_end - p.start]):
+        # "... including—", "... is void, unless" is finished by its clauses: quote them
+        # with it, the whole provision when it fits, else the list and the words that
+        # close it ("In any of these cases, such an agreement is a contract.").
+        if p_end - start <= max_chars:
+            end = p_end
+        else:
+            closed = _list_end(p, family, p_end)
+            if closed - start <= max_chars:
+                end = closed
+            else:
+                # Too long to quote whole: its clauses as far as they fit, each whole
+                # (the answer says the provision goes on, ``list_continues``).
+                end = max((q.end for q in family if q.parent_path == p.path
+                           and q.end - start <= max_chars), default=end)
     return start, end
 
 
-def opens_list(text: str) -> bool:
-    """Does this own text end by introducing its clauses ("namely:—", "including—")?"""
-    return text.rstrip().endswith(("—", ":", ":-", "-", "–"))
+def list_continues(p: Provision, family: Sequence[Provision], end: int) -> bool:
+    """Whether a quote of ``p`` ending at ``end`` holds its opening words and some of the
+    clauses they introduce, but not all of them."""
+    lead_in = opening_words(p, family)
+    return lead_in < end < _list_end(p, family, law_end(p)) and \
+        unfinished(p.text[:lead_in - p.start])
+
+
+def opening_words(p: Provision, family: Sequence[Provision]) -> int:
+    """Where ``p``'s own opening text ends: at its first sub-provision, else its law's end."""
+    p_end = law_end(p)
+    first = min((q.start for q in family if q.parent_path == p.path and q.start > p.start),
+                default=p_end)
+    return min(first, p_end)
+
+
+def _list_end(p: Provision, family: Sequence[Provision], p_end: int) -> int:
+    """Where the list ``p``'s own text introduces ends: after its last clause and the
+    sentence that closes it, when one follows that is not an Explanation or Illustration."""
+    last = max((q.end for q in family if q.parent_path == p.path), default=p_end)
+    rest = p.text[last - p.start:p_end - p.start]
+    closing = _CLOSING_WORDS.match(rest)
+    return last + closing.end() if closing else last
+
+
+# What may follow a sentence's last word: closing brackets and quotes, a footnote marker.
+_CLOSING = re.compile(r"(?:[\s\]\)\"'”’]|\^\w{1,4}|\*+)+$")
+# A sentence or a clause ends; "; or" and "; and" end a clause of the law's own list.
+_FINISHED = re.compile(r"(?:[.;]|;\s*(?:or|and))$", re.IGNORECASE)
+
+
+def unfinished(text: str) -> bool:
+    """Does this own text stop before its sentence does, introducing its clauses
+    ("namely:—", "such person--", "is void, unless")?"""
+    return not _FINISHED.search(_CLOSING.sub("", text))
+
+
+def whole_sentences(p: Provision, start: int, end: int) -> tuple[int, int]:
+    """``start``-``end`` (inside ``p``) widened to the sentences they cut: a chunk of a
+    sentence longer than the embedder's window starts or ends inside it, and a quote cut
+    there ("... shall be without" / "prejudice to the validity ...") says another thing."""
+    starts = [0] + [m.end() for m in SENTENCE_END.finditer(p.text)]
+    ends = [m.start() for m in SENTENCE_END.finditer(p.text)] + [len(p.text)]
+    rel_start, rel_end = start - p.start, end - p.start
+    new_start = max((b for b in starts if b <= rel_start), default=0)
+    new_end = min((b for b in ends if b >= rel_end), default=len(p.text))
+    return p.start + new_start, p.start + new_end
 
 
 def subsection_of(path: str) -> tuple[str, str] | None:
