@@ -230,5 +230,14 @@ class Engine:
         return self.store.topology(doc_ids, types, max_nodes)
 
     def show(self, full_id: str, as_of: date | None = None) -> Provision:
-        """A provision as in force now, or on ``as_of``."""
-        return self.store.provision(full_id, as_of)
+        """A provision as in force now, or on ``as_of`` (``NotFoundError`` when its document
+        was not yet law then, search/in_force.py)."""
+        provision = self.store.provision(full_id, as_of)
+        began = self.searcher.law_dates.get(provision.doc_id) if as_of is not None else None
+        if as_of is not None and began is not None and began[0] > as_of:
+            title = self.searcher.titles.get(provision.doc_id, provision.doc_id)
+            since = f"came into force on {began[0].isoformat()}" if began[1] else \
+                f"dates from {began[0].year}"
+            raise NotFoundError(f"{full_id} was not law on {as_of.isoformat()}: the {title} "
+                                f"{since}; show it without --as-of for its current text")
+        return provision

@@ -15,7 +15,7 @@ from civicsetu.answer.messages import (
     UNFOUND_PROVISION_NOTICE,
 )
 from civicsetu.engine import Engine
-from civicsetu.errors import InputError
+from civicsetu.errors import InputError, NotFoundError
 from civicsetu.search.hybrid import SearchFilters
 
 RERA = "Real Estate (Regulation and Development) Act, 2016"
@@ -108,3 +108,11 @@ def test_a_named_act_not_yet_law_on_the_date_asked_is_not_answered_from_another(
 def test_a_date_before_every_document_is_an_input_error(bundled: Engine) -> None:
     with pytest.raises(InputError, match="no ingested document was law on 1800-01-01"):
         bundled.ask("What is a sale?", filters=SearchFilters(as_of=date(1800, 1, 1)))
+
+
+@pytest.mark.slow
+def test_show_as_of_a_date_before_the_act_is_not_found(bundled: Engine) -> None:
+    full_id = "the-real-estate-regulation-and-development-act-2016#s.59(1)"
+    with pytest.raises(NotFoundError, match="was not law on 1900-01-01: the Real Estate"):
+        bundled.show(full_id, date(1900, 1, 1))
+    assert bundled.show(full_id, date(2020, 1, 1)).path == "s.59(1)"

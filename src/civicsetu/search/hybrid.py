@@ -323,23 +323,29 @@ class Searcher:
                              "`civicsetu documents` lists what is there")
         return {d.id for d in docs}
 
+    @property
+    def law_dates(self) -> dict[str, tuple[date, bool]]:
+        """When each document became law, as far as it says (search/in_force.py), read once."""
+        if self._law_from is None:
+            found = {d.id: law_from(d.title, self.store.dates_of(d.id)) for d in self.documents}
+            self._law_from = {doc_id: v for doc_id, v in found.items() if v is not None}
+        return self._law_from
+
     def _in_force(self, query: str, allowed: set[str],
                   as_of: date) -> tuple[set[str], list[NotYetLaw]]:
         """``allowed`` without the documents not yet law on ``as_of`` (search/in_force.py),
         and those of them the question names."""
-        if self._law_from is None:
-            found = {d.id: law_from(d.title, self.store.dates_of(d.id)) for d in self.documents}
-            self._law_from = {doc_id: v for doc_id, v in found.items() if v is not None}
-        later = {d for d in allowed if d in self._law_from and self._law_from[d][0] > as_of}
+        dates = self.law_dates
+        later = {d for d in allowed if d in dates and dates[d][0] > as_of}
         kept = allowed - later
         if not kept:
-            first = min(later, key=lambda d: self._law_from[d][0])  # type: ignore[index]
+            first = min(later, key=lambda d: dates[d][0])
             raise InputError(f"no ingested document was law on {as_of.isoformat()}: the "
                              f"earliest, {self.titles.get(first, first)}, dates from "
-                             f"{self._law_from[first][0].isoformat()}; ask about a later "
-                             "date or without --as-of")
+                             f"{dates[first][0].isoformat()}; ask about a later date or "
+                             "without --as-of")
         named = dict.fromkeys(d for d, _, _ in named_documents(query, self.aliases, later))
-        return kept, [NotYetLaw(d, self.titles.get(d, d), *self._law_from[d]) for d in named]
+        return kept, [NotYetLaw(d, self.titles.get(d, d), *dates[d]) for d in named]
 
     def _lists(self, analysis: QueryAnalysis, mode: Mode, query_vector: Vectors | None,
                allowed: set[str], as_of: date | None = None,
