@@ -42,6 +42,8 @@ UNHELD_LAW_NOTICE = (
     "laws are not quoted in its place."
 )
 
+OTHER_YEAR_NOTICE = "The {asked} is not in the corpus; it holds the {held}."
+
 MISSING_QUANTITY_NOTICE = (
     "The question asks for a number of {unit}, but none of the provisions found for it "
     "states one (the Acts may leave it to rules, regulations or the agreement). The nearest "
