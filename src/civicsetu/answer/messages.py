@@ -50,6 +50,16 @@ MISSING_QUANTITY_NOTICE = (
     "provision is {label} ({title})."
 )
 
+NO_SUCH_SUGGESTION = (
+    "There is no suggestion {number}: type {valid} to ask one of the suggestions below, "
+    "or type a question."
+)
+
+NO_SUGGESTIONS_TO_PICK = (
+    "There are no numbered suggestions to pick {when}: type a question, and each answer "
+    "offers numbered follow-up questions."
+)
+
 OUT_OF_SCOPE_DRAFTING = (
     "CivicSetu finds and quotes the law; it does not draft notices, petitions, agreements "
     "or other documents. Ask what the law says about the matter instead."
