@@ -52,6 +52,7 @@ from civicsetu.answer.numbers import canonical
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.search.in_force import NotYetLaw
+from civicsetu.search.initialisms import spells_out
 from civicsetu.search.lawnames import LawNames
 from civicsetu.search.lexicon import LAY_TO_STATUTE
 from civicsetu.search.places import STATES_AND_CITIES
@@ -118,7 +119,9 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
         ev.reasons.append(f"asks about a law not in the corpus: {', '.join(unheld)}")
         ev.notices.append(UNHELD_LAW_NOTICE.format(laws=" and ".join(unheld)))
 
-    unknown = _unknown_names(query, store, documents)
+    lead_ids = dict.fromkeys(h.doc_id for h in result.hits[:LEAD_HITS])
+    unknown = _unknown_names(query, store, documents,
+                             [d for d in documents if d.id in lead_ids])
     if unknown:
         ev.answerable = False
         ev.reasons.append(f"names what the corpus never mentions: {', '.join(unknown)}")
@@ -232,9 +235,12 @@ def _initialisms(query: str) -> set[str]:
             for i in range(len(words) - n + 1)}
 
 
-def _unknown_names(query: str, store: Store,
-                   documents: list[DocumentInfo]) -> list[str]:
+def _unknown_names(query: str, store: Store, documents: list[DocumentInfo],
+                   lead: Sequence[DocumentInfo] = ()) -> list[str]:
     """Acronyms and names of a case, body, scheme or thing that occur nowhere in the corpus.
+    An acronym that occurs nowhere is still known when a ``lead`` document (one the
+    answer would quote from) writes out a name with its initials ("NCLAT": "National
+    Company Law Appellate Tribunal", ``search/initialisms.py``).
 
     A capitalised word is grammar, not a name, when it opens a sentence; an honorific (Mr,
     Shri) marks a person. What is left are runs of capitalised words. A run is a party to
@@ -261,7 +267,13 @@ def _unknown_names(query: str, store: Store,
     if not words:
         return []
     df = store.term_document_frequency([w.lower() for w in words])
-    return [w for w in words if df.get(w.lower(), 0) == 0]
+    return [w for w in words if df.get(w.lower(), 0) == 0
+            and not (_ACRONYM.fullmatch(w) and spells_out(store, lead, w))]
+
+
+_ACRONYM = re.compile(r"[A-Z]{3,}s?")
+# The leading hits whose documents may spell out an acronym of the question.
+LEAD_HITS = 5
 
 
 @dataclass(frozen=True, slots=True)
