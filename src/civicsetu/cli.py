@@ -334,7 +334,7 @@ def chat_cmd(
                 except CivicSetuError as exc:
                     emit(err, [styled((f"error: {exc}", "red"))])
                     continue
-                if standalone != question:
+                if standalone and standalone != question:
                     emit(err, [styled((f"(searched: {standalone})", "dim"))])
                 emit(out, answer_lines(annotate(answer, engine.store),
                                        sources_to_show(answer)))

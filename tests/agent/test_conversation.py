@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from civicsetu.agent.conversation import Conversation, rewrite_follow_up
+from civicsetu.answer.messages import NO_SUCH_SUGGESTION, NO_SUGGESTIONS_TO_PICK
 from civicsetu.config import Settings
 from civicsetu.engine import Engine
 from tests.conftest import RERA
@@ -56,6 +57,35 @@ def test_sessions_persist_and_suggestions_are_selectable(bundled_home: Path,
         assert len(again.history("persist")) == 2
         assert again.history("other") == []
         again.close()
+
+
+def test_a_number_before_any_suggestion_is_not_searched(empty_engine: Engine,
+                                                         tmp_path: Path) -> None:
+    conversation = Conversation(empty_engine.agent(None), empty_engine.store,
+                                tmp_path / "s.db")
+    for typed in ("3", "1", " 2. "):
+        answer, searched, suggestions = conversation.ask("fresh", typed)
+        assert answer.text == NO_SUGGESTIONS_TO_PICK.format(when="yet"), typed
+        assert (searched, suggestions, answer.citations) == ("", [], [])
+    assert conversation.history("fresh") == []
+    conversation.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("typed", ["9", "0", "4", "#7"])
+def test_a_number_that_picks_no_suggestion_names_the_valid_ones(
+        bundled_home: Path, tmp_path: Path, typed: str) -> None:
+    with Engine(Settings(home=bundled_home)) as engine:
+        conversation = Conversation(engine.agent(None), engine.store, tmp_path / "s.db")
+        _, _, offered = conversation.ask("pick", SCRIPT[0][0])
+        assert 1 <= len(offered) <= 3
+        answer, searched, again = conversation.ask("pick", typed)
+        number = typed.lstrip("#")
+        valid = {1: "1", 2: "1 or 2", 3: "1, 2 or 3"}[len(offered)]
+        assert answer.text == NO_SUCH_SUGGESTION.format(number=number, valid=valid)
+        assert searched == "" and not answer.citations and again == offered
+        assert len(conversation.history("pick")) == 1  # no turn was searched
+        conversation.close()
 
 
 def test_standalone_questions_pass_through(tmp_path: Path) -> None:

@@ -47,6 +47,34 @@ def test_the_agent_abstains_and_says_which_law_is_missing(bundled: Engine) -> No
     assert any("Hindu Marriage Act" in n for n in answer.notices)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("query", [
+    "What is Section 18 of the Consumer Protection Act, 1986?",
+    "CPA 1986 section 12",
+    "Section 4 of the Land Acquisition Act, 1894",
+])
+def test_an_ingested_acts_name_with_another_year_is_not_answered_from_it(
+        bundled: Engine, query: str) -> None:
+    answer = bundled.ask(query)
+    assert answer.abstained and not answer.citations
+    assert any(" is not in the corpus; it holds the " in n for n in answer.notices)
+    if "1986" in query:
+        assert ("The Consumer Protection Act, 1986 is not in the corpus; it holds the "
+                "Consumer Protection Act, 2019.") in answer.notices
+
+
+@pytest.mark.slow
+def test_the_held_act_named_beside_another_year_of_it_is_answered_with_the_notice(
+        bundled: Engine) -> None:
+    answer = bundled.ask("Which section of the Consumer Protection Act, 2019 repealed the "
+                         "Consumer Protection Act, 1986?")
+    assert not answer.abstained
+    assert {c.provision_id.split("#")[0] for c in answer.citations} == {
+        "the-consumer-protection-act-2019"}
+    assert any("Consumer Protection Act, 1986 is not in the corpus" in n
+               for n in answer.notices)
+
+
 HOUSING_ACT = """---
 title: "The Housing Deposit Act, 2099."
 source: "test fixture"

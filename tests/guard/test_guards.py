@@ -96,6 +96,42 @@ def test_out_of_scope(query: str, reason: str) -> None:
     assert not check.in_scope and check.reason == reason and check.message
 
 
+@pytest.mark.parametrize(
+    ("query", "reason"),
+    [
+        ("Can you draft a complaint to RERA about the delay?", "drafting"),
+        ("Could you please prepare an agreement for sale for my flat?", "drafting"),
+        ("Help me write a legal notice to my landlord.", "drafting"),
+        ("I need you to draft a reply to the builder's notice.", "drafting"),
+        ("My builder delayed possession, draft a notice to him.", "drafting"),
+        ("Prepare a rent agreement for me.", "drafting"),
+        ("Hi, please prepare an affidavit for the registration.", "drafting"),
+        ("Kindly draft an appeal against the Authority's order.", "drafting"),
+        ("Can you predict the outcome of my case before RERA?", "personal-advice"),
+        ("Predict whether the tribunal will allow my appeal.", "personal-advice"),
+    ],
+)
+def test_requests_to_draft_or_predict_are_refused(query: str, reason: str) -> None:
+    check = check_scope(query)
+    assert (check.in_scope, check.reason) == (False, reason)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # who must prepare what, and when, is a question about the law
+        "Who has to prepare the agreement for sale under RERA and in what form?",
+        "Within what time must the Collector prepare a notice of the award?",
+        "Is the promoter required to prepare an agreement for sale in the prescribed form?",
+        "What happens if the builder fails to prepare the agreement for sale?",
+        "When must the Authority prepare its annual report?",
+        "Can the Central Government predict the demand for housing under the Act?",
+    ],
+)
+def test_questions_about_preparing_documents_are_in_scope(query: str) -> None:
+    assert check_scope(query).in_scope, check_scope(query).reason
+
+
 def test_in_scope_questions_near_the_edge() -> None:
     for query in ("What must a notice under section 7 of RERA contain?",
                   "Can I make a complaint to RERA about the delay?",

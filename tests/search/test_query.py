@@ -43,6 +43,52 @@ def test_named_documents_and_terms() -> None:
     assert "promoter" in a.expansions
 
 
+COMPANIES_2013 = DocumentInfo("co13", "Companies Act, 2013", "", "", "IN", "act",
+                              ("Companies Act",), "", 0, 0)
+COMPANIES_1956 = DocumentInfo("co56", "Companies Act, 1956", "", "", "IN", "act",
+                              ("Companies Act",), "", 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [
+        ("What is Section 18 of the Consumer Protection Act, 1986?",
+         "Consumer Protection Act, 1986"),
+        ("what does the consumer protection act 1986 say", "Consumer Protection Act, 1986"),
+        ("Is the Consumer Protection Act of 1986 still law?", "Consumer Protection Act, 1986"),
+        ("RERA 2017 section 3", "Real Estate (Regulation and Development) Act, 2017"),
+        ("Section 3 of the Indian Consumer Protection Act, 1986",
+         "Indian Consumer Protection Act, 1986"),
+    ],
+)
+def test_a_name_with_another_year_names_another_law(query: str, asked: str) -> None:
+    a = analyze(query, [RERA, CPA])
+    assert a.named_docs == [] and a.references == []
+    assert [o.asked for o in a.other_years] == [asked]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "What is Section 18 of the Consumer Protection Act, 2019?",
+        "Section 18 of the Consumer Protection Act 2019",
+        "Under RERA, 2000 sq ft plots need registration?",  # a number of things, no year
+        "Under the Consumer Protection Act, who is a consumer?",
+    ],
+)
+def test_a_name_with_its_own_year_or_none_names_the_act(query: str) -> None:
+    a = analyze(query, [RERA, CPA])
+    assert a.named_docs and a.other_years == []
+
+
+def test_a_name_two_ingested_acts_share_is_read_with_its_year() -> None:
+    docs = [COMPANIES_2013, COMPANIES_1956]
+    assert named_documents("section 5 of the Companies Act 1956", docs)[0][0] == "co56"
+    assert named_documents("section 5 of the Companies Act, 2013", docs)[0][0] == "co13"
+    assert analyze("the Companies Act, 1913", docs).other_years[0].asked == \
+        "Companies Act, 1913"
+
+
 def test_acronyms_match_case_sensitively() -> None:
     assert analyze("the era of real estate", [RERA]).named_docs == []
 

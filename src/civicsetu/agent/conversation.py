@@ -11,7 +11,9 @@ stopped.
 - Sliding window: only the last ``WINDOW`` turns are kept in the state.
 - Suggestions: three follow-ups grounded in the corpus — deepen (a provision the cited one
   refers to), broaden (the next provision retrieved for the question), risk (a penalty
-  provision that cites the answer's provision) — selectable by typing 1-3.
+  provision that cites the answer's provision) — selectable by typing 1-3. A bare number
+  that picks none of them (or comes before any) is answered with the numbers that are
+  valid; it is never searched as a question.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.runnables import RunnableConfig
 
 from civicsetu.agent.pipeline import Agent
+from civicsetu.answer.messages import NO_SUCH_SUGGESTION, NO_SUGGESTIONS_TO_PICK
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchFilters
 from civicsetu.store.base import Store
@@ -40,6 +43,8 @@ _STANDALONE = re.compile(r"\b(?:section|rule|s\.)\s*\d+|\bact\b|\brera\b|\bcode\
                          re.IGNORECASE)
 SHORT_WORDS = 6
 _PENALTY_TITLE = re.compile(r"penalt|punish|offence|fine", re.IGNORECASE)
+# What a user types to pick a suggestion: "2", "#2", "2.", "(2)".
+_PICK = re.compile(r"[#(]?\s*(\d{1,6})\s*[.)]?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,14 +96,20 @@ class Conversation:
 
     def ask(self, session: str, question: str) -> tuple[Answer, str, list[Suggestion]]:
         """Answer ``question`` in ``session``; returns the answer, the standalone question
-        that was searched, and three suggestions. ``1``-``3`` picks a suggestion."""
+        that was searched, and three suggestions. ``1``-``3`` picks a suggestion; a bare
+        number that picks none gets a reply naming the valid ones (nothing is searched:
+        the standalone question is "", and the suggestions offered stay the same)."""
         config: RunnableConfig = {"configurable": {"thread_id": session}}
         previous = self._graph.get_state(config).values
-        picked = question.strip()
-        if picked in {"1", "2", "3"} and previous.get("suggestions"):
-            options = previous["suggestions"]
-            if int(picked) <= len(options):
-                question = options[int(picked) - 1]["question"]
+        picked = _PICK.fullmatch(question.strip())
+        if picked is not None:
+            options = previous.get("suggestions") or []
+            number = int(picked.group(1))
+            if not 1 <= number <= len(options):
+                return (_no_such_suggestion(question, number, len(options),
+                                            bool(previous.get("turns"))), "",
+                        [Suggestion(o["kind"], o["question"]) for o in options])
+            question = options[number - 1]["question"]
         out = self._graph.invoke({"question": question}, config)
         answer = self._answers.pop(session + "\x1f" + out["standalone"])
         return answer, out["standalone"], [Suggestion(s["kind"], s["question"])
@@ -132,6 +143,18 @@ class Conversation:
         turn = state["answer"]
         return {"suggestions": [{"kind": s.kind, "question": s.question}
                                 for s in suggest(turn, self.store)]}
+
+
+def _no_such_suggestion(typed: str, number: int, offered: int, asked_before: bool) -> Answer:
+    """The reply to a bare number that picks none of the ``offered`` suggestions."""
+    if offered:
+        numbers = [str(i) for i in range(1, offered + 1)]
+        valid = numbers[0] if offered == 1 else f"{', '.join(numbers[:-1])} or {numbers[-1]}"
+        text = NO_SUCH_SUGGESTION.format(number=number, valid=valid)
+    else:
+        text = NO_SUGGESTIONS_TO_PICK.format(
+            when="after the last answer" if asked_before else "yet")
+    return Answer(typed, text, True, [], [])
 
 
 def rewrite_follow_up(question: str, turns: list[dict[str, Any]],

@@ -40,6 +40,7 @@ from civicsetu.answer.messages import (
     NOT_YET_ENACTED_NOTICE,
     NOT_YET_IN_FORCE_NOTICE,
     NOT_YET_LAW_NOTICE,
+    OTHER_YEAR_NOTICE,
     STATE_INSTRUMENT_NOTICE,
     UNFOUND_ANYWHERE_NOTICE,
     UNFOUND_NEAREST_NOTICE,
@@ -51,10 +52,11 @@ from civicsetu.answer.numbers import canonical
 from civicsetu.ingest.chunker import display_path
 from civicsetu.search.hybrid import SearchResult
 from civicsetu.search.in_force import NotYetLaw
+from civicsetu.search.initialisms import spells_out
 from civicsetu.search.lawnames import LawNames
 from civicsetu.search.lexicon import LAY_TO_STATUTE
 from civicsetu.search.places import STATES_AND_CITIES
-from civicsetu.search.query import STOPWORDS, named_documents
+from civicsetu.search.query import STOPWORDS, OtherYear, document_mentions
 from civicsetu.search.routing import title_initials
 from civicsetu.search.unfound import UnfoundReference
 from civicsetu.store.base import DocumentInfo, Store
@@ -84,10 +86,16 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
         # the same number) would be quoted as if they were the one asked about.
         return Evidence(False, ["names only laws not yet in force on the date asked"],
                         later)
+    other = [other_year_notice(o, documents) for o in result.analysis.other_years]
+    if other and not result.analysis.named_docs:
+        # "Section 18 of the Consumer Protection Act, 1986" where the corpus holds the Act
+        # of 2019: its section 18 would be quoted as if it were the one asked about.
+        return Evidence(False, ["names a law not in the corpus: " + ", ".join(
+            o.asked for o in result.analysis.other_years)], later + other)
     if any(h.pinned for h in result.hits):
-        return Evidence(True, ["names an existing provision"], later + unfound)
+        return Evidence(True, ["names an existing provision"], later + other + unfound)
     query = result.analysis.query
-    ev = Evidence(True, notices=list(later))
+    ev = Evidence(True, notices=later + other)
     if unfound:
         ev.answerable = False
         ev.reasons.append("names a provision the index does not hold: "
@@ -111,7 +119,9 @@ def assess(result: SearchResult, store: Store, documents: list[DocumentInfo],
         ev.reasons.append(f"asks about a law not in the corpus: {', '.join(unheld)}")
         ev.notices.append(UNHELD_LAW_NOTICE.format(laws=" and ".join(unheld)))
 
-    unknown = _unknown_names(query, store, documents)
+    lead_ids = dict.fromkeys(h.doc_id for h in result.hits[:LEAD_HITS])
+    unknown = _unknown_names(query, store, documents,
+                             [d for d in documents if d.id in lead_ids])
     if unknown:
         ev.answerable = False
         ev.reasons.append(f"names what the corpus never mentions: {', '.join(unknown)}")
@@ -131,6 +141,13 @@ def not_yet_law_notice(later: NotYetLaw, result: SearchResult) -> str:
         return NOT_YET_LAW_NOTICE.format(title=later.title, date=on,
                                          start=later.law_from.isoformat())
     return NOT_YET_ENACTED_NOTICE.format(title=later.title, date=on, year=later.law_from.year)
+
+
+def other_year_notice(other: OtherYear, documents: Sequence[DocumentInfo]) -> str:
+    """What to tell the user of a law named as an ingested one with another year."""
+    held = next((d.title for d in documents if d.id == other.doc_id), other.doc_id)
+    held = re.sub(r"^the\s+", "", held, flags=re.IGNORECASE)
+    return OTHER_YEAR_NOTICE.format(asked=other.asked, held=held)
 
 
 def unfound_notice(ref: UnfoundReference, documents: Sequence[DocumentInfo],
@@ -185,10 +202,13 @@ def unheld_laws(query: str, documents: Sequence[DocumentInfo] | LawNames) -> lis
     A question that also names an ingested Act (a cross-reference) is left to the rest.
     ``documents`` may be their ``LawNames``, prepared once (``Searcher.law_names``)."""
     names = documents if isinstance(documents, LawNames) else LawNames.of(documents)
-    if named_documents(query, names.aliases):
+    named, other_years = document_mentions(query, names.aliases)
+    if named:
         return []
     out = []
     for m in _TITLED_LAW.finditer(query):
+        if any(o.start < m.end() and m.start() < o.end for o in other_years):
+            continue  # an ingested Act's name with another year: told so on its own
         words = m.group(0).split()
         while words and words[0].lower() in STOPWORDS:
             words = words[1:]
@@ -215,9 +235,12 @@ def _initialisms(query: str) -> set[str]:
             for i in range(len(words) - n + 1)}
 
 
-def _unknown_names(query: str, store: Store,
-                   documents: list[DocumentInfo]) -> list[str]:
+def _unknown_names(query: str, store: Store, documents: list[DocumentInfo],
+                   lead: Sequence[DocumentInfo] = ()) -> list[str]:
     """Acronyms and names of a case, body, scheme or thing that occur nowhere in the corpus.
+    An acronym that occurs nowhere is still known when a ``lead`` document (one the
+    answer would quote from) writes out a name with its initials ("NCLAT": "National
+    Company Law Appellate Tribunal", ``search/initialisms.py``).
 
     A capitalised word is grammar, not a name, when it opens a sentence; an honorific (Mr,
     Shri) marks a person. What is left are runs of capitalised words. A run is a party to
@@ -244,7 +267,13 @@ def _unknown_names(query: str, store: Store,
     if not words:
         return []
     df = store.term_document_frequency([w.lower() for w in words])
-    return [w for w in words if df.get(w.lower(), 0) == 0]
+    return [w for w in words if df.get(w.lower(), 0) == 0
+            and not (_ACRONYM.fullmatch(w) and spells_out(store, lead, w))]
+
+
+_ACRONYM = re.compile(r"[A-Z]{3,}s?")
+# The leading hits whose documents may spell out an acronym of the question.
+LEAD_HITS = 5
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,10 +48,22 @@ UNHELD_LAW_NOTICE = (
     "laws are not quoted in its place."
 )
 
+OTHER_YEAR_NOTICE = "The {asked} is not in the corpus; it holds the {held}."
+
 MISSING_QUANTITY_NOTICE = (
     "The question asks for a number of {unit}, but none of the provisions found for it "
     "states one (the Acts may leave it to rules, regulations or the agreement). The nearest "
     "provision is {label} ({title})."
+)
+
+NO_SUCH_SUGGESTION = (
+    "There is no suggestion {number}: type {valid} to ask one of the suggestions below, "
+    "or type a question."
+)
+
+NO_SUGGESTIONS_TO_PICK = (
+    "There are no numbered suggestions to pick {when}: type a question, and each answer "
+    "offers numbered follow-up questions."
 )
 
 OUT_OF_SCOPE_DRAFTING = (

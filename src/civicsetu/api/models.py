@@ -108,7 +108,8 @@ class SuggestionOut(BaseModel):
 
 class SessionMessageResponse(BaseModel):
     session: str
-    searched: str = Field(description="The standalone question that was searched.")
+    searched: str = Field(description="The standalone question that was searched; empty "
+                          "when nothing was (a number that picks no suggestion).")
     answer: QueryResponse
     suggestions: list[SuggestionOut]
 

@@ -178,7 +178,8 @@ class Searcher:
         """Name documents by their title initials; return the ones only implied."""
         if not self.settings.act_routing:
             return []
-        for doc_id in self.router.named_by_initials(analysis.query):
+        elsewhere = [(o.start, o.end) for o in analysis.other_years]
+        for doc_id in self.router.named_by_initials(analysis.query, elsewhere):
             if doc_id in allowed and doc_id not in analysis.named_docs:
                 analysis.named_docs.append(doc_id)
         implied = [d for d in self.router.implied(analysis.terms, bool(analysis.named_docs),

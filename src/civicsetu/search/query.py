@@ -53,6 +53,18 @@ class ProvisionRef:
     tied: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class OtherYear:
+    """A law the question names by an ingested document's name with another year ("the
+    Consumer Protection Act, 1986" where the corpus holds the Act of 2019): a different
+    law, which the corpus does not hold."""
+
+    doc_id: str  # the ingested document of that name
+    asked: str  # the law asked about, as a title: "Consumer Protection Act, 1986"
+    start: int
+    end: int  # the end of the year
+
+
 @dataclass(slots=True)
 class QueryAnalysis:
     query: str
@@ -62,6 +74,7 @@ class QueryAnalysis:
     references: list[ProvisionRef] = field(default_factory=list)
     implied_docs: list[str] = field(default_factory=list)  # by subject words (routing.py)
     quotes: list[str] = field(default_factory=list)  # passages quoted from a provision
+    other_years: list[OtherYear] = field(default_factory=list)  # named laws of another year
 
     @property
     def dense_text(self) -> str:
@@ -83,12 +96,20 @@ class AliasTable:
     entries: tuple[tuple[str, str, bool, str], ...]  # name, lower-cased, ASCII?, doc_id
     by_first_word: dict[str, tuple[int, ...]]  # entry numbers by the name's first word
     always: tuple[int, ...]  # names not ASCII or not starting with a word: always checked
+    # Each document's title and the year its title ends with ("2019"), when it has one;
+    # and, by a name without a year and a year, the document of that name and year.
+    titles: dict[str, tuple[str, str]] = field(default_factory=dict)
+    by_name_and_year: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, documents: Sequence[DocumentInfo]) -> AliasTable:
         """The table of ``documents`` (in their order where names are equally long)."""
         names = sorted(((a, a.lower(), a.isascii(), d.id) for d in documents
                         for a in (*d.aliases, d.title)), key=lambda x: -len(x[0]))
+        titles = {d.id: (d.title, _title_year(d.title)) for d in documents}
+        by_name_and_year = {(lowered, titles[doc_id][1]): doc_id
+                            for _, lowered, _, doc_id in reversed(names)
+                            if titles[doc_id][1] and not _title_year(lowered)}
         by_word: dict[str, list[int]] = {}
         always: list[int] = []
         for i, (_, lowered, ascii_name, _) in enumerate(names):
@@ -97,7 +118,8 @@ class AliasTable:
                 by_word.setdefault(first.group(0), []).append(i)
             else:
                 always.append(i)
-        return cls(tuple(names), {w: tuple(i) for w, i in by_word.items()}, tuple(always))
+        return cls(tuple(names), {w: tuple(i) for w, i in by_word.items()}, tuple(always),
+                   titles, by_name_and_year)
 
     def candidates(self, lowered_query: str) -> Sequence[int]:
         """Entry numbers, in table order, of the names an ASCII question can contain: a
@@ -121,9 +143,21 @@ def _fold(text: str) -> str:
 def named_documents(query: str, documents: Sequence[DocumentInfo] | AliasTable,
                     allowed: Collection[str] | None = None) -> list[tuple[str, int, int]]:
     """(doc_id, start, end) for every mention of a document's alias, longest alias first
-    (only documents in ``allowed``, when given)."""
+    (only documents in ``allowed``, when given). A name followed by another year than its
+    document's title ("Consumer Protection Act, 1986" for the Act of 2019) names another
+    law (``document_mentions``)."""
+    return document_mentions(query, documents, allowed)[0]
+
+
+def document_mentions(query: str, documents: Sequence[DocumentInfo] | AliasTable,
+                      allowed: Collection[str] | None = None,
+                      ) -> tuple[list[tuple[str, int, int]], list[OtherYear]]:
+    """``named_documents``, and the laws named by an ingested document's name with another
+    year that no ingested document of that name has (of any document, ``allowed`` or not:
+    the corpus does not hold them)."""
     table = documents if isinstance(documents, AliasTable) else AliasTable.of(documents)
     found: list[tuple[str, int, int]] = []
+    other: list[OtherYear] = []
     taken: list[tuple[int, int]] = []
     # Only names starting with one of the question's words can match, and of those a
     # substring test on the folded question rules out most before their regex runs. Both
@@ -134,24 +168,81 @@ def named_documents(query: str, documents: Sequence[DocumentInfo] | AliasTable,
         alias, alias_lower, ascii_alias, doc_id = table.entries[number]
         if ascii_alias and alias_lower not in lowered:
             continue
-        if allowed is not None and doc_id not in allowed:
-            continue
         for m in _alias_pattern(alias).finditer(query):
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
-            taken.append((m.start(), m.end()))
-            found.append((doc_id, m.start(), m.end()))
-    return sorted(found, key=lambda x: x[1])
+            named, end = doc_id, m.end()
+            title, year = table.titles.get(doc_id, ("", ""))
+            after = _YEAR_AFTER.match(query, m.end()) if year else None
+            if after is not None and after.group("year") != year \
+                    and not _title_year(alias_lower):
+                asked = after.group("year")
+                end = after.end()
+                same_name = table.by_name_and_year.get((alias_lower, asked))
+                if same_name is None:
+                    taken.append((m.start(), end))
+                    start = _title_start(query, m.start())
+                    name = " ".join((query[start:m.start()] + alias).split())
+                    other.append(OtherYear(doc_id, _named_with_year(name, title, asked),
+                                           start, end))
+                    continue
+                named = same_name
+            if allowed is not None and named not in allowed:
+                continue
+            taken.append((m.start(), end))
+            found.append((named, m.start(), m.end()))
+    return sorted(found, key=lambda x: x[1]), sorted(other, key=lambda o: o.start)
+
+
+# A year right after a law's name ("Consumer Protection Act, 1986", "CPA 1986", "the Act of
+# 1986"), not a number of things ("RERA, 2000 sq ft").
+_YEAR_AFTER = re.compile(
+    r"\s*,?\s*(?:of\s+)?(?P<year>1[6-9]\d\d|20\d\d)(?![\w-])(?!\s*(?:sq|square|rupees|rs|"
+    r"crores?|lakhs?|units?|flats?|apartments?|plots?|acres?|hectares?|persons?|people|"
+    r"metres?|meters?|feet|ft|days?|months?|years?|allottees?|members?)\b)", re.IGNORECASE)
+_TITLE_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\W*$")
+# Capitalised words right before a law's name that are part of the title asked about
+# ("the Indian Limitation Act, 1908").
+_WORDS_BEFORE_EACH = re.compile(r"(?<![\w'-])([A-Z][\w'-]*)(?=(?:\s+[A-Z][\w'-]*)*\s+$)")
+
+
+def _title_start(query: str, start: int) -> int:
+    """Where the title of a law named at ``start`` begins: with the capitalised words
+    right before the name that are no stopwords ("the Indian Limitation Act, 1908")."""
+    for m in _WORDS_BEFORE_EACH.finditer(query, 0, start):
+        if m.group(1).lower() not in STOPWORDS:
+            return m.start(1)
+    return start
+
+
+def _title_year(title: str) -> str:
+    """The year a title ends with ("2019" of "Consumer Protection Act, 2019"), else ""."""
+    m = _TITLE_YEAR.search(title)
+    return m.group(1) if m else ""
+
+
+def _named_with_year(alias: str, title: str, year: str) -> str:
+    """The title of the law a name and a year name: the name when it is a law's ("Land
+    Acquisition Act" -> "Land Acquisition Act, 1894"), else its document's title with the
+    year ("CPA" -> "Consumer Protection Act, 1986")."""
+    if re.search(r"\b(?:Act|Code)$", alias):
+        return f"{alias}, {year}"
+    base = _TITLE_YEAR.sub("", title).rstrip(" ,")
+    base = re.sub(r"^the\s+", "", base, flags=re.IGNORECASE)
+    return f"{base}, {year}"
 
 
 def analyze(query: str, documents: Sequence[DocumentInfo] | AliasTable,
             allowed: Collection[str] | None = None) -> QueryAnalysis:
     """Named documents (among ``allowed``, when given), provision references and the
     words to search for."""
-    mentions = named_documents(query, documents, allowed)
+    mentions, other_years = document_mentions(query, documents, allowed)
     named = list(dict.fromkeys(doc_id for doc_id, _, _ in mentions))
+    elsewhere = [(o.doc_id, o.start, o.end) for o in other_years]
     refs = []
     for m in _REFERENCE.finditer(query):
+        if _document_beside(query, m.start(), m.end(), elsewhere) is not None:
+            continue  # a provision of a law the corpus does not hold
         unit = m.group("unit").lower()
         prefix = _UNIT_PREFIX.get(unit[:2], _UNIT_PREFIX.get(unit[:1], "s."))
         sub = re.sub(r"\s+", "", m.group("sub") or "")
@@ -173,7 +264,7 @@ def analyze(query: str, documents: Sequence[DocumentInfo] | AliasTable,
         words.append(token)
     extra = expansions(query)
     return QueryAnalysis(query, list(dict.fromkeys(words)), extra, named, refs,
-                         quotes=quoted_passages(query))
+                         quotes=quoted_passages(query), other_years=other_years)
 
 
 def quoted_passages(query: str) -> list[str]:

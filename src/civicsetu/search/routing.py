@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -127,12 +128,16 @@ class Router:
                 if alias.isalpha() and alias.isupper() and 3 <= len(alias) <= 6:
                     self._abbrev.setdefault(alias.lower(), set()).add(d.id)
 
-    def named_by_initials(self, query: str) -> list[str]:
+    def named_by_initials(self, query: str,
+                          elsewhere: Sequence[tuple[int, int]] = ()) -> list[str]:
         """Documents whose title initials appear as an upper-case token in ``query``, or
         whose initials or all-capitals alias appear in another case and are no word of
-        the corpus."""
+        the corpus; not in the ``elsewhere`` spans (a law of another year: "CPA 1986")."""
         out: list[str] = []
-        for token in re.findall(r"(?<![\w-])[A-Za-z]{3,6}(?![\w-])", query):
+        for m in re.finditer(r"(?<![\w-])[A-Za-z]{3,6}(?![\w-])", query):
+            if any(s <= m.start() < e for s, e in elsewhere):
+                continue
+            token = m.group(0)
             if token.isupper():
                 docs = self._initials.get(token, set())
             else:
