@@ -130,7 +130,8 @@ def ingest_cmd(
         "--bundled", help="Index the 11 Acts that ship with CivicSetu.")] = False,
     registry: Annotated[Path | None, typer.Option(
         "--registry", help="A TOML registry of documents (paths or URLs, jurisdiction, type, "
-                           "effective date, max_pages, parent Act); see docs/INGESTION.md.",
+                           "effective date, max_pages, parent Act); see docs/INGESTION.md. An "
+                           "entry whose id is a bundled Act's but whose text is not is refused.",
         show_default=False)] = None,
     jurisdiction: Annotated[str, typer.Option(help="Jurisdiction of PATHS.")] = "IN",
     doc_type: Annotated[str, typer.Option(
