@@ -78,6 +78,37 @@ def bundled_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
+LIMITATION = "the-limitation-act-1963"  # the smallest bundled Act (about 80 chunks)
+
+FAKE_ACT = """# The Fake Things Act, 2024.
+
+## Section 1 - Short title.
+
+(1) This Act may be called the Fake Things Act, 2024.
+
+## Section 2 - Definitions.
+
+In this Act, "thing" means a fake thing that exists only in the tests of this product.
+
+## Section 3 - Period of limitation.
+
+Every suit shall be instituted within one day, whatever the Limitation Act may say.
+"""
+
+
+@pytest.fixture(scope="session")
+def official_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home holding one official Act, the Limitation Act, written as ``ingest --bundled``
+    writes it (origin "bundled"); a few seconds, so it is no ``slow`` test. Copy it."""
+    from civicsetu.ingest.pipeline import bundled_specs
+
+    home = tmp_path_factory.mktemp("official-home")
+    with Engine(Settings(home=home)) as engine:
+        reports = engine.ingest([s for s in bundled_specs() if s.doc_id == LIMITATION])
+    assert [r.status for r in reports] == ["added"], reports
+    return home
+
+
 @pytest.fixture()
 def bundled(bundled_home: Path) -> Iterator[Engine]:
     with Engine(Settings(home=bundled_home)) as engine:

@@ -51,7 +51,8 @@ EXIT_CODES = ("Exit codes: 0 done; 1 other error; 2 bad input (argument, id, que
 app = typer.Typer(
     name="civicsetu",
     help="Answer questions about the law from the law itself, with verified pinpoint "
-         "citations. Runs offline; the index lives in $CIVICSETU_HOME (default ~/.civicsetu).",
+         "citations. Runs offline; the index lives in $CIVICSETU_HOME (default ~/.civicsetu), "
+         "which `civicsetu ingest` creates (commands that only read never do).",
     epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,
@@ -76,9 +77,11 @@ ModeOpt = Annotated[str, typer.Option(
     "--mode", help="Retrieval: hybrid (BM25 + dense, default), bm25 or dense.")]
 
 
-def _engine(home: Path | None) -> Engine:
+def _engine(home: Path | None, *, create: bool = False) -> Engine:
+    """The engine on ``home``; only ``create=True`` (ingest) may create a missing index,
+    so a command that reads names a mistyped --home instead of answering from nothing."""
     settings = Settings(home=home) if home else Settings()
-    return Engine(settings)
+    return Engine(settings, create=create)
 
 
 def _filters(doc: list[str] | None, jurisdiction: str | None,
@@ -127,7 +130,8 @@ def ingest_cmd(
         "--bundled", help="Index the 11 Acts that ship with CivicSetu.")] = False,
     registry: Annotated[Path | None, typer.Option(
         "--registry", help="A TOML registry of documents (paths or URLs, jurisdiction, type, "
-                           "effective date, max_pages, parent Act); see docs/INGESTION.md.",
+                           "effective date, max_pages, parent Act); see docs/INGESTION.md. An "
+                           "entry whose id is a bundled Act's but whose text is not is refused.",
         show_default=False)] = None,
     jurisdiction: Annotated[str, typer.Option(help="Jurisdiction of PATHS.")] = "IN",
     doc_type: Annotated[str, typer.Option(
@@ -158,7 +162,7 @@ def ingest_cmd(
     specs += [SourceSpec(p, jurisdiction=jurisdiction, doc_type=DocType(doc_type),
                          parent_id=parent, max_pages=max_pages) for p in paths or []]
     progress = _progress(disabled=as_json)
-    with _engine(home) as engine, progress:
+    with _engine(home, create=True) as engine, progress:
         task = progress.add_task("ingest", total=len(specs))
         current: dict[str, int] = {}
         chunks = {"finished": 0, "doc": 0}

@@ -40,7 +40,7 @@ def doctor_cmd(
     keyword index in step with the chunks, reference edges, incomplete documents.
     Exits 1 while problems remain."""
     settings = Settings(home=home) if home else Settings()
-    store = open_store(settings)
+    store = open_store(settings, create=False)
     try:
         findings = store.doctor(fix=fix)
     finally:

@@ -28,7 +28,7 @@ def rebuild_cmd(
 ) -> None:
     """Rebuild the HNSW index from every stored vector (needs the ann extra: faiss-cpu)."""
     settings = Settings(home=home) if home else Settings()
-    with Engine(settings) as engine:
+    with Engine(settings, create=False) as engine:
         status = engine.store.rebuild_dense_index(engine.embedder.model_id)
     if as_json:
         out.print_json(json.dumps(asdict(status)))

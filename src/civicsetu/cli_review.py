@@ -179,7 +179,7 @@ def contract_ask_cmd(
 
     settings = Settings(home=home) if home else Settings()
     results = []
-    with Engine(settings) as engine:
+    with Engine(settings, create=False) as engine:
         chat = ContractAssistant(engine.store)
         for q in questions:
             a = chat.ask(q)

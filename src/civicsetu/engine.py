@@ -42,9 +42,11 @@ from civicsetu.types import Answer, Provision, check_doc_id
 
 
 class Engine:
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, *, create: bool = True) -> None:
+        """Open the index in ``settings.home``; with ``create=False`` (commands that only
+        read) a missing index is a ``NotIngestedError`` instead of a new, empty one."""
         self.settings = settings or Settings()
-        self.store: Store = open_store(self.settings)
+        self.store: Store = open_store(self.settings, create=create)
         self._embedder: Embedder | None = None
         self._searcher: Searcher | None = None
         self._agents: dict[str | None, Agent] = {}

@@ -29,6 +29,11 @@ class SourceError(CivicSetuError):
     exit_code = 3
 
 
+class OfficialDocumentError(SourceError):
+    """A registry entry, upload or user file named an official bundled Act's id but holds
+    another text: the official Act is never replaced by it."""
+
+
 class NotIngestedError(CivicSetuError):
     """The store holds nothing to search yet."""
 

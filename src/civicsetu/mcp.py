@@ -269,5 +269,5 @@ def build_server(engine: Engine) -> MCPServer:
 
 def run_stdio(settings: Settings) -> None:
     """Serve the MCP tools on stdin/stdout until the client closes the connection."""
-    with Engine(settings) as engine:
+    with Engine(settings, create=False) as engine:  # it only reads: no empty index
         build_server(engine).run("stdio")

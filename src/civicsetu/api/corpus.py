@@ -69,10 +69,16 @@ def safe_upload_name(name: str | None, allowed: list[str]) -> str:
     return name
 
 
-def doc_id_from(name: str) -> str:
-    """A document id slug from a file name: ``Model Tenancy Act.md`` -> ``model-tenancy-act``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", FsPath(name).stem.lower()).strip("-")
-    return slug[:120] or "document"
+def refuse_official_id(doc_id: str) -> None:
+    """A 409 problem when ``doc_id`` is an official bundled Act's id: only the bundle itself
+    is indexed under it, so an upload or registry entry never replaces an official Act."""
+    from civicsetu.corpus import bundled_acts
+
+    if doc_id in {a.id for a in bundled_acts()}:
+        raise ApiProblem(409, f"{doc_id!r} is the id of an official Act bundled with "
+                         "CivicSetu and cannot be replaced by an upload or a registry entry; "
+                         "leave the id out (an upload then gets an id of its own) or choose "
+                         "another one", "official-document")
 
 
 @router.get("/documents", response_model=DocumentsResponse, summary="The ingested documents")
@@ -152,6 +158,7 @@ async def _submit_entry(request: Request, state: ServiceState) -> dict[str, Any]
         entry = RegistryEntry.model_validate_json(body)
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from exc
+    refuse_official_id(entry.id)
     entry = checked_entry(entry, state.settings.api)
     name = entry.source if entry.is_url else FsPath(entry.source).name
     job: dict[str, Any] = request.app.state.jobs.submit(entry, name, None)
@@ -166,7 +173,9 @@ async def upload_document(
     request: Request,
     file: Annotated[UploadFile | None,
                     File(description="The document (.md .txt .html .pdf .docx).")] = None,
-    doc_id: Annotated[str | None, Form(description="Id slug; default from the file name.")]
+    doc_id: Annotated[str | None, Form(
+        description="Id slug; default from the file name (with a short hash added when "
+                    "another document holds it). An official bundled Act's id is a 409.")]
     = None,
     title: Annotated[str | None, Form(max_length=300)] = None,
     jurisdiction: Annotated[str, Form(max_length=20)] = "IN",
@@ -188,6 +197,8 @@ async def upload_document(
     if doc_id is not None and not _DOC_ID.match(doc_id):
         raise ApiProblem(400, "doc_id must be lowercase letters, digits and hyphens",
                          "bad-doc-id")
+    if doc_id:
+        refuse_official_id(doc_id)
     limit = api.max_upload_mb * 1024 * 1024
     job_key = uuid.uuid4().hex
     root = (state.settings.home / "uploads").resolve()
@@ -211,8 +222,11 @@ async def upload_document(
         target.unlink(missing_ok=True)
         folder.rmdir()
         raise ApiProblem(400, "the uploaded file is empty", "empty-upload")
-    spec = SourceSpec(target, doc_id=doc_id or doc_id_from(name), jurisdiction=jurisdiction,
-                      doc_type=DocType(doc_type), title=title or None)
+    # Without doc_id the id comes from the name as for `civicsetu ingest FILE`: a name
+    # another document holds (an official Act's, a CLI file's) gets a short hash added.
+    spec = SourceSpec(target, doc_id=doc_id or None, upload_name=name,
+                      jurisdiction=jurisdiction, doc_type=DocType(doc_type),
+                      title=title or None)
     job: dict[str, Any] = request.app.state.jobs.submit(spec, name, folder)
     return job
 

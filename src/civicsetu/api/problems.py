@@ -8,6 +8,8 @@ request id and never shows the stack.
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -84,6 +86,34 @@ def status_of(exc: CivicSetuError) -> tuple[int, str]:
     return 400, "error"
 
 
+_AT = re.compile(r",? at line (\d+) column (\d+)$")
+
+
+def invalid_json_detail(err: Mapping[str, Any], body: Any) -> str:
+    """Plain words for a body that is not JSON: what the parser expected and where (line
+    and column), from FastAPI's error (a character offset into ``body``) or pydantic's."""
+    ctx = err.get("ctx") or {}
+    what = str(ctx.get("error") or err.get("msg") or "it cannot be parsed").strip()
+    line = column = None
+    at = _AT.search(what)
+    if at:  # pydantic: "EOF while parsing a value at line 1 column 10"
+        what, line, column = what[:at.start()], int(at[1]), int(at[2])
+    loc = [p for p in err.get("loc", ()) if p != "body"]
+    if line is None and loc and isinstance(loc[-1], int):  # FastAPI: a character offset
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+        pos = loc[-1]
+        if isinstance(text, str) and 0 <= pos <= len(text):
+            line = text.count("\n", 0, pos) + 1
+            column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    if what.startswith("EOF"):
+        what = "the body ends before the JSON value is complete"
+    else:
+        what = what[:1].lower() + what[1:]
+    where = f" at line {line}, column {column}" if line is not None else ""
+    return (f"the request body is not valid JSON: {what}{where}; send one JSON object "
+            "(check for a missing or extra comma, quote or bracket there)")
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers that turn every error into problem+json."""
 
@@ -100,6 +130,9 @@ def install(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         parts = []
         for err in exc.errors()[:5]:
+            if err.get("type") == "json_invalid":
+                return problem_response(request, 422, invalid_json_detail(err, exc.body),
+                                        "invalid-json")
             where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
             parts.append(f"{where}: {err.get('msg', 'invalid')}")
         return problem_response(request, 422, "; ".join(parts) or "invalid request",

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from civicsetu.errors import NotFoundError
+from civicsetu.errors import NotFoundError, StoreError
 
 KEY_PREFIX = "cs_"
 
@@ -65,7 +65,12 @@ def hash_key(secret: str) -> str:
 
 class ServiceDB:
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a file where the home folder should be, ...
+            from civicsetu.store.sqlite import folder_problem
+
+            raise StoreError(folder_problem(path.parent, exc)) from exc
         self.path = path
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()

@@ -3,8 +3,11 @@
 - Ids of user files are ASCII slugs of the file stem (NFKD transliteration), else of the
   title, else ``doc-<hash of the path>``: never empty. When another source path already
   holds that id, a short hash of this path is appended (``rules-3f2a``) instead of
-  replacing the other document; re-ingesting the same path finds its own id again.
-  Bundled and registry documents keep the ids they are given (the evaluation uses them).
+  replacing the other document; re-ingesting the same path finds its own id again. An API
+  upload is known by its file name (``upload:rules.md``), not by its server folder.
+  Bundled and registry documents keep the ids they are given (the evaluation uses them);
+  a bundled Act's id holds only its official text (``pipeline._check_official``), so
+  a registry entry or upload naming it explicitly is refused.
 - A document whose title or short title, normalised, equals another document's is a
   look-alike: flagged at ingest, and answers quoting it carry a warning.
 - A file holding several Acts (two ``# ... Act, 1999`` titles, or two section 1s naming
@@ -34,19 +37,23 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")[:120].strip("-")
 
 
-def base_id(path: Path, title: str) -> str:
-    """The id a user file would like: slug of the stem, of the title, or a path hash."""
-    return slug(path.stem) or slug(title) or f"doc-{stable_hash(str(path), length=8)}"
+def base_id(path: Path, title: str, key: str | None = None) -> str:
+    """The id a user file would like: slug of the stem, of the title, or a hash of ``key``
+    (default the path)."""
+    return slug(path.stem) or slug(title) or f"doc-{stable_hash(key or str(path), length=8)}"
 
 
-def user_doc_id(path: Path, title: str, holder: Callable[[str], str | None]) -> str:
+def user_doc_id(path: Path, title: str, holder: Callable[[str], str | None],
+                key: str | None = None) -> str:
     """A unique, stable id for the user file at ``path`` (absolute).
 
-    ``holder(id)`` is the source path of the document already stored under ``id``, or
-    None when the id is free.
+    ``key`` names the source across ingests (default the path; an API upload's is
+    ``upload:<file name>``, so uploading ``rules.md`` again updates the first upload).
+    ``holder(id)`` is the key of the source already stored under ``id``, or None when the
+    id is free.
     """
-    wanted = base_id(path, title)
-    mine = str(path)
+    wanted = base_id(path, title, key)
+    mine = key or str(path)
     candidates = [wanted] + [f"{wanted}-{stable_hash(mine, length=n)}" for n in (4, 8, 16)]
     for candidate in candidates:
         held = holder(candidate)

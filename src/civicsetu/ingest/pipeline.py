@@ -7,6 +7,7 @@ store exactly as it was for that document, and the batch goes on with the next f
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder
-from civicsetu.errors import CivicSetuError, SourceError
+from civicsetu.errors import CivicSetuError, OfficialDocumentError, SourceError
 from civicsetu.ingest.chunker import chunk_document
 from civicsetu.ingest.enrich import extract_amendments, extract_dates, extract_definitions
 from civicsetu.ingest.identity import lookalikes, several_acts, user_doc_id
@@ -48,6 +49,9 @@ class SourceSpec:
     derived_from: tuple[tuple[str, str], ...] = ()  # (unit here, section of the parent)
     origin: str | None = None  # the URL a downloaded file came from
     kind: str = "user"  # provenance: bundled | registry | user (store.base.Provenance)
+    # A file uploaded through the API: its name, which identifies it across uploads (a
+    # second upload of ``rules.md`` updates the first); the server folder is never shown.
+    upload_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +104,9 @@ def ingest(specs: Sequence[SourceSpec], store: Store, embedder: Embedder,
                                        allow_partial))
         except CivicSetuError as exc:
             log.warning("ingest_failed source=%s error=%s", spec.path, exc)
-            reports.append(IngestReport(spec.origin or str(spec.path),
+            reports.append(IngestReport(_shown_source(spec),
                                         spec.doc_id or spec.path.stem, "failed",
-                                        message=str(exc)))
+                                        message=_shown(str(exc), spec)))
     if any(r.status != "failed" for r in reports):
         # Each write resolves references in its own transaction; this pass repairs an
         # index written by an older version that committed edges separately.
@@ -119,11 +123,13 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
         effective_date=spec.effective_date, parent_id=spec.parent_id,
         max_pages=spec.max_pages, max_bytes=settings.max_source_mb * 2**20,
         source=spec.origin, limits=settings.read_limits())
-    where = spec.origin or str(spec.path.resolve())
+    where = _where(spec)
     if spec.doc_id is None:
         document = replace(document, id=user_doc_id(
             spec.path.resolve(), document.title,
-            _holder(store, spec.path, document.content_hash)))
+            _holder(store, spec.path, where, document.content_hash,
+                    settings.home / "uploads"), key=where))
+    _check_official(store, spec, document)
     acts = several_acts(document.text)
     if acts:
         raise SourceError(f"{spec.path}: holds several Acts ({'; '.join(acts)}); their "
@@ -139,7 +145,7 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
             _record_provenance(store, *_official_or(document, spec.kind, where))  # older index
         if on_progress:
             on_progress(document.id, 1, 1)
-        return IngestReport(spec.origin or str(spec.path), document.id, "unchanged")
+        return IngestReport(_shown_source(spec), document.id, "unchanged")
     parsed = parse_document(document, settings, spec.derived_from)
     share = indexed_share(parsed)
     partial = share < settings.min_indexed_share
@@ -163,7 +169,8 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
             on_progress(document.id, i + len(batch), len(todo))
     if on_progress and not todo:
         on_progress(document.id, 1, 1)
-    provenance, others, look_notes = _plan_provenance(store, document, spec.kind, where)
+    provenance, others, look_notes = _plan_provenance(
+        store, *_official_or(document, spec.kind, where))
     # The provenance commits with the document (a kill -9 cannot separate them).
     store.replace_document(parsed, embedder.model_id, new_vectors, provenance)
     for other, theirs in others:
@@ -179,10 +186,10 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
         notes.append(f"only {share:.0%} of the text was indexed (--allow-partial)")
     notes += look_notes
     return IngestReport(
-        spec.origin or str(spec.path), document.id, "updated" if previous else "added",
+        _shown_source(spec), document.id, "updated" if previous else "added",
         provisions=len(parsed.provisions), chunks=len(parsed.chunks),
         embedded=len(new_vectors), reused=len(parsed.chunks) - len(new_vectors),
-        message="; ".join(notes),
+        message=_shown("; ".join(notes), spec),
     )
 
 
@@ -200,8 +207,47 @@ def indexed_share(parsed: ParsedDocument) -> float:
     return covered / total if total else 1.0
 
 
-def _holder(store: Store, path: Path, content_hash: str) -> Callable[[str], str | None]:
-    """``user_doc_id``'s look-up: the source path holding an id, or None when it is free.
+def _where(spec: SourceSpec) -> str:
+    """Where a source comes from, as provenance records it: the URL it was downloaded
+    from, ``upload:<name>`` for an API upload, else its absolute path."""
+    if spec.origin:
+        return spec.origin
+    if spec.upload_name:
+        return f"upload:{spec.upload_name}"
+    return str(spec.path.resolve())
+
+
+def _shown_source(spec: SourceSpec) -> str:
+    """The source a report names: the URL, ``upload:<name>``, else the path as given."""
+    return _where(spec) if spec.origin or spec.upload_name else str(spec.path)
+
+
+def _shown(message: str, spec: SourceSpec) -> str:
+    """``message`` with an upload's server path replaced by the file's name."""
+    if not spec.upload_name or not message:
+        return message
+    for path in (str(spec.path.resolve()), str(spec.path)):
+        message = message.replace(path, spec.upload_name)
+    return message
+
+
+_JOB_FOLDER = re.compile(r"^[0-9a-f]{32}$")
+
+
+def _upload_key(where: str, uploads: Path) -> str:
+    """``upload:<name>`` for a path inside an upload folder (where an index written before
+    uploads were recorded by name keeps them), else ``where`` unchanged."""
+    path = Path(where)
+    if path.is_absolute() and _JOB_FOLDER.match(path.parent.name) \
+            and path.parent.parent == uploads.resolve():
+        return f"upload:{path.name}"
+    return where
+
+
+def _holder(store: Store, path: Path, mine: str, content_hash: str,
+            uploads: Path) -> Callable[[str], str | None]:
+    """``user_doc_id``'s look-up: where the document holding an id came from (compared
+    with ``mine``, this source's ``_where``), or None when the id is free.
 
     A stored document with the same text is this document (the shared corpus holds copies
     of the bundled Acts: they keep the bundled ids). A bundled Act's id is held even when
@@ -209,7 +255,6 @@ def _holder(store: Store, path: Path, content_hash: str) -> Callable[[str], str 
     official Act's id."""
     from civicsetu.corpus import bundled_acts
 
-    mine = str(path.resolve())
     reserved = {a.id: a.path for a in bundled_acts()}
 
     def holder(doc_id: str) -> str | None:
@@ -219,9 +264,11 @@ def _holder(store: Store, path: Path, content_hash: str) -> Callable[[str], str 
                 return mine
             prov = store.provenance([doc_id]).get(doc_id, Provenance(""))
             if prov.path:
-                return prov.path
+                return _upload_key(prov.path, uploads)
             source = store.document(doc_id).source  # an index from before provenance
-            return mine if source in {str(path), mine} else source
+            if source in {str(path), str(path.resolve())}:
+                return mine
+            return _upload_key(source, uploads)
         if doc_id in reserved:
             official = load_source(reserved[doc_id], doc_id=doc_id)[0].content_hash
             return None if official == content_hash else str(reserved[doc_id])
@@ -229,12 +276,40 @@ def _holder(store: Store, path: Path, content_hash: str) -> Callable[[str], str 
     return holder
 
 
+def _check_official(store: Store, spec: SourceSpec, document: Document) -> None:
+    """Refuse a text other than the official one under a bundled Act's id: only the bundle
+    itself (``ingest --bundled``) writes there, so no registry entry, upload or user file
+    replaces an official Act. Its own text (a copy of the bundled file) is accepted."""
+    if spec.kind == "bundled":
+        return
+    from civicsetu.corpus import bundled_acts
+
+    official = {a.id: a.path for a in bundled_acts()}.get(document.id)
+    if official is None:
+        return
+    texts = {load_source(official, doc_id=document.id)[0].content_hash}
+    stored = store.document_hash(document.id)
+    # The text stored by an earlier bundle (origin "" is an index from before provenance).
+    if stored is not None and store.provenance([document.id]).get(
+            document.id, Provenance("")).origin in {"bundled", ""}:
+        texts.add(stored)
+    if document.content_hash in texts:
+        return
+    remedy = ("give the entry another id" if spec.kind == "registry" else
+              "give it another id, or none so that it gets one of its own")
+    raise OfficialDocumentError(
+        f"{_shown_source(spec)}: {document.id!r} is the id of an official Act bundled with "
+        f"CivicSetu and this is not its text, so nothing was written (an official Act is "
+        f"never replaced by another text); {remedy}. `civicsetu ingest --bundled` "
+        "re-indexes the official Acts")
+
+
 def _official_or(document: Document, kind: str, where: str) -> tuple[Document, str, str]:
     """A file with a bundled Act's id and text is that official text, whoever ingests it."""
     from civicsetu.corpus import bundled_acts
 
     official = {a.id: a.path for a in bundled_acts()}.get(document.id)
-    if official is not None and kind == "user":
+    if official is not None and kind != "bundled":  # _check_official let only its text in
         return document, "bundled", str(official)
     return document, kind, where
 

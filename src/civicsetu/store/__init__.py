@@ -6,11 +6,12 @@ empty setting is the SQLite file at ``db_path``.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
 from civicsetu.config import Settings
-from civicsetu.errors import InputError
+from civicsetu.errors import InputError, NotIngestedError, StoreError
 from civicsetu.store.base import ChunkRow, DocumentInfo, Store, VectorIndex
 from civicsetu.store.dense import DenseSettings
 from civicsetu.store.sqlite import SQLiteStore
@@ -58,11 +59,35 @@ def open_store_url(url: str, settings: Settings | None = None) -> Store:
     return BACKENDS[scheme](url, settings)
 
 
-def open_store(settings: Settings) -> Store:
-    """The configured store; callers depend on the ``Store`` protocol only."""
+def open_store(settings: Settings, *, create: bool = True) -> Store:
+    """The configured store; callers depend on the ``Store`` protocol only.
+
+    With ``create=False`` (commands that only read) a SQLite index that is not there is an
+    error naming its folder instead of a new, empty index in a mistyped ``--home``."""
     if not settings.store:
+        if not create:
+            require_index(settings)
         return SQLiteStore(settings.resolved_db_path, dense_settings(settings))
     return open_store_url(settings.store, settings)
+
+
+def require_index(settings: Settings) -> None:
+    """``NotIngestedError`` unless the SQLite index file exists (``StoreError`` when a
+    file stands where its folder should be); the message says how to create it."""
+    db = settings.resolved_db_path
+    if db.is_file():
+        return
+    folder = db.parent
+    if folder.exists() and not folder.is_dir():
+        raise StoreError(f"{folder} is a file, not a folder; give --home (or CIVICSETU_HOME) "
+                         "the folder that holds the index")
+    reason = "the folder does not exist" if not folder.exists() else f"it has no {db.name}"
+    create = (f"`civicsetu ingest --bundled --home {shlex.quote(str(settings.home))}`"
+              if settings.db_path is None else
+              f"`civicsetu ingest --bundled` (with CIVICSETU_DB_PATH={db})")
+    raise NotIngestedError(f"no index in {folder}: {reason}. Create one with {create} (or "
+                           "ingest your own files there), or point --home / CIVICSETU_HOME at "
+                           "an existing index")
 
 
 def _sqlite_implements_the_protocol(store: SQLiteStore) -> Store:

@@ -49,7 +49,8 @@ class DocumentInfo:
 class Provenance:
     """Where a document came from. ``origin`` is ``bundled`` (the official text shipped
     with CivicSetu), ``registry`` (a registry entry), ``user`` (a file the user ingested)
-    or ``""`` (an index written before provenance was recorded). ``lookalike_of`` names
+    or ``""`` (an index written before provenance was recorded). ``path`` is the file's
+    absolute path, a URL, or ``upload:NAME`` for an API upload. ``lookalike_of`` names
     the document whose title this one shares (an impersonation flag), else ``""``."""
 
     origin: str
@@ -62,11 +63,14 @@ class Provenance:
         return self.origin == "bundled"
 
     def label(self) -> str:
-        """A short human description: ``user file /x/rules.txt, ingested 2026-11-23``."""
+        """A short human description: ``user file /x/rules.txt, ingested 2026-11-23``
+        (``uploaded file rules.txt, ...`` for an API upload, whose path is ``upload:NAME``)."""
         names = {"bundled": "official text bundled with CivicSetu", "registry":
                  "registry entry", "user": "user file", "": "unknown origin"}
         text = names.get(self.origin, self.origin)
-        if self.path and self.origin != "bundled":
+        if self.path.startswith("upload:"):  # an API upload is known by its file name
+            text = f"uploaded file {self.path.removeprefix('upload:')}"
+        elif self.path and self.origin != "bundled":
             text += f" {self.path}"
         if self.ingested_at and self.origin != "bundled":
             text += f", ingested {self.ingested_at[:19].replace('T', ' ')} UTC"

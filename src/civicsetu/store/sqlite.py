@@ -63,6 +63,18 @@ _HISTORY_COLUMNS = ('p.doc_id, p.path, p.kind, p.title, p.start, p."end", '
 _CHUNK_COLUMNS = 'rowid, id, doc_id, provision_path, section, start, "end", text'
 
 
+def folder_problem(folder: Path, exc: OSError) -> str:
+    """One line on why the index folder ``folder`` cannot be created, and what to do."""
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        blocker = next((p for p in (folder, *folder.parents)
+                        if p.exists() and not p.is_dir()), folder)
+        why = f"{blocker} is a file, not a folder"
+    else:
+        why = exc.strerror or str(exc)
+    return (f"cannot create the index folder {folder}: {why}; give --home (or "
+            "CIVICSETU_HOME) a folder you can write to")
+
+
 class SQLiteStore:
     def __init__(self, path: Path | str, dense: DenseSettings | None = None) -> None:
         self.path = Path(path)
@@ -87,6 +99,8 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open the index {self.path}: {exc}; delete it and "
                              "ingest again, or point CIVICSETU_HOME elsewhere") from exc
+        except OSError as exc:  # the folder cannot be made: a file is in its place, ...
+            raise StoreError(folder_problem(self.path.parent, exc)) from exc
         self._dense: dict[str, DenseIndex] = {}
         # API workers share one store across threads: a refresh must not interleave
         # with a search reading the same arrays.

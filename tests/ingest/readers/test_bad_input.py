@@ -39,6 +39,14 @@ def _corrupt_pdf(path: Path) -> None:
     path.write_bytes(data[: len(data) // 3])
 
 
+def _no_pages(path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument.new()  # a well-formed PDF with a page tree of zero pages
+    pdf.save(str(path))
+    pdf.close()
+
+
 def _huge(path: Path) -> None:
     with path.open("wb") as fh:  # sparse: 500 MB on paper, no disk used
         fh.truncate(500 * 2**20)
@@ -54,6 +62,8 @@ CASES: list[tuple[str, str, Maker, str]] = [
     ("encrypted PDF", "locked.pdf", lambda p: _pdf(p, encrypted=True),
      "encrypted.*qpdf --decrypt"),
     ("fully scanned PDF", "scan.pdf", lambda p: _pdf(p, scanned=True), "scanned.*ocrmypdf"),
+    ("PDF with no pages", "nothing.pdf", _no_pages, r"^\S+: the PDF has no pages, so there is "
+     "nothing to ingest; export or save the document as a PDF again"),
     ("zero-byte file", "empty.pdf", lambda p: p.write_bytes(b""), "empty"),
     ("500 MB file", "huge.pdf", _huge, "over the 200 MiB limit.*split"),
     ("binary junk named .pdf", "junk.pdf", lambda p: p.write_bytes(bytes(range(256)) * 8),

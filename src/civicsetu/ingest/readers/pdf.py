@@ -49,6 +49,10 @@ def read_pdf(path: Path, max_pages: int | None = None, limits: ReadLimits | None
     import pypdfium2 as pdfium  # lazy: only PDF ingestion pays for the native library
     import pypdfium2.raw as pdfium_c
 
+    # PDFium's error code is the last one any call set: a document it declines without
+    # setting one (a PDF with no pages) would be reported with a stale code (an earlier
+    # file's "encrypted"). Opening the empty path first sets a known code, FILE.
+    pdfium_c.FPDF_LoadDocument(b"", None)
     try:
         pdf = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
@@ -56,12 +60,19 @@ def read_pdf(path: Path, max_pages: int | None = None, limits: ReadLimits | None
             raise SourceError(
                 f"{path}: the PDF is encrypted (password-protected); save an unprotected "
                 "copy (e.g. `qpdf --decrypt in.pdf out.pdf`) and ingest that") from exc
+        if getattr(exc, "err_code", None) in {pdfium_c.FPDF_ERR_SUCCESS,
+                                              pdfium_c.FPDF_ERR_FILE}:
+            # No code of its own (read_source has just read the file): PDFium declines
+            # a document with no pages that way (a fresh process says "Success").
+            raise SourceError(_no_pages(path)) from exc
         raise SourceError(f"{path}: not a readable PDF ({exc}); re-download it or re-save "
                           "it from a PDF viewer") from exc
     try:
         limits = limits or ReadLimits()
         deadline = deadline or limits.deadline(path)
         total = len(pdf)
+        if total == 0:
+            raise SourceError(_no_pages(path))
         limit = total if max_pages is None else min(total, max_pages)
         if limit > limits.max_pdf_pages:
             raise SourceError(f"{path}: the PDF has {total} pages, over the limit of "
@@ -107,6 +118,11 @@ def read_pdf(path: Path, max_pages: int | None = None, limits: ReadLimits | None
     text, starts = _join_pages(pages)
     return ExtractedText(text, "pdf", title=title, page_starts=starts,
                          warnings=tuple(warnings), meta={"pages": str(total)})
+
+
+def _no_pages(path: Path) -> str:
+    return (f"{path}: the PDF has no pages, so there is nothing to ingest; export or save "
+            "the document as a PDF again and ingest that")
 
 
 def _edge_key(line: str) -> str:
