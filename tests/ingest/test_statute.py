@@ -259,3 +259,15 @@ def test_a_heading_printed_again_inside_the_bracket_keeps_sub_section_one() -> N
     tpa = _act("the-transfer-of-property-act-1882")
     assert tpa["s.106(1)"].text.startswith("(1) In the")
     assert tpa["s.106"].text.startswith("^1[106. Duration of certain leases")
+
+
+def test_an_inserted_clause_follows_its_neighbour_past_an_inner_lettered_list() -> None:
+    # Industrial Relations Code s.2: "(zq) ... but does not include-- (a) ... (d) ...;"
+    # then "(zr)": a sibling of (zq), not an item of (zq)'s inner list or of (d).
+    text = ("## Section 2 - Definitions.\n\nIn this Act, unless the context otherwise requires,--"
+            "\n\n(zq) \"wages\" means pay and includes--\n\n(i) allowances; and\n\n"
+            "(ii) bonus,\n\nbut does not include--\n\n(a) gratuity;\n\n(d) pension;\n\n"
+            "(zr) \"worker\" means a person employed.\n")
+    paths = [p.path for p in parse_provisions("x", text)[0]]
+    assert "s.2(zr)" in paths
+    assert not any(path.startswith(("s.2(zq)(zr)", "s.2(zq)(ii)(zr)")) for path in paths)
