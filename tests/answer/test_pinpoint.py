@@ -26,11 +26,12 @@ def test_a_clause_quoted_alone_is_cited_to_the_clause(bundled: Engine) -> None:
                       bundled.store.provisions_of_section)
     assert u.provision.id == clause.id
     assert u.text == clause.text[:clause.end - clause.start]
-    # A passage inside the clause that does not open it (the proviso printed after the
-    # last clause qualifies the whole sub-section) keeps the sub-section's label.
-    proviso = sub.start + sub.text.index("Provided that")
-    assert clause.start < proviso < clause.end  # the store's clause span holds it
-    (p,) = pinpointed([_unit(sub, proviso, clause.end)], bundled.store.provisions_of_section)
+    # The closing words after the last clause ("he shall be liable ... to return the
+    # amount") and their proviso qualify the whole sub-section: since parser version 4 the
+    # clause's span ends before them, and a passage quoting them keeps the sub-section's label.
+    closing = sub.start + sub.text.index("he shall be liable on demand")
+    assert clause.end < closing
+    (p,) = pinpointed([_unit(sub, closing, sub.end)], bundled.store.provisions_of_section)
     assert p.provision.id == sub.id
     # The whole sub-section stays the sub-section.
     (whole,) = pinpointed([_unit(sub, sub.start, sub.end)],

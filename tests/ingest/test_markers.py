@@ -1,6 +1,6 @@
 import pytest
 
-from civicsetu.ingest.markers import Level, OpenLevel, classify, is_roman, roman_value
+from civicsetu.ingest.markers import Level, OpenLevel, classify, continues, is_roman, roman_value
 
 L, R, N = Level.LETTER, Level.ROMAN, Level.NUMBER
 
@@ -39,3 +39,13 @@ def test_roman_value(token: str, value: int) -> None:
 @pytest.mark.parametrize("token", ["a", "zk", "b", "ia"])
 def test_not_roman(token: str) -> None:
     assert not is_roman(token)
+
+
+@pytest.mark.parametrize(
+    ("previous", "token", "expected"),
+    [("h", "i", True), ("zd", "ze", True), ("z", "za", True), ("zz", "zza", True),
+     ("a", "c", False), ("zd", "e", False), ("d", "ze", False), ("za", "zb", True)],
+)
+def test_a_letter_continues_the_one_before_it_inserted_clauses_too(
+        previous: str, token: str, expected: bool) -> None:
+    assert continues(previous, token, L) is expected

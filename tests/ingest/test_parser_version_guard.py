@@ -22,6 +22,7 @@ FINGERPRINTS = {
     1: "caa456a507fbba26",
     2: "caa456a507fbba26",  # unit detection of PDF texts only; the bundle is Markdown
     3: "e6f0a36cb22a8364",  # Explanations of definitions-list entries (CPA s.2(7))
+    4: "01764494aaaf3eb2",  # closing words of a list go to its parent (RERA s.18(1))
 }
 
 

@@ -168,8 +168,11 @@ def test_a_letter_continues_an_outer_clause_past_an_inner_list() -> None:
     by_path = {p.path: p for p in provisions}
     assert by_path["s.2(i)"].text.startswith('(i) "record" includes')
     assert by_path["s.2(j)"].text.startswith('(j) "right to information" means')
-    assert "s.2(j)(iv)" in by_path and "s.2(h)(d)(ii)" in by_path
-    assert not any(p.startswith("s.2(h)(d)(j)") for p in by_path)
+    # "and includes any-- (i) body owned ...; (ii) non-Government organisation ..." closes
+    # the list (a)-(d): its items are (h)'s, not (d)'s (parser version 4).
+    assert "s.2(j)(iv)" in by_path and "s.2(h)(ii)" in by_path
+    assert "s.2(h)(d)(ii)" not in by_path
+    assert not any(p.startswith(("s.2(h)(d)(j)", "s.2(h)(j)")) for p in by_path)
 
 
 def test_a_repeated_marker_stays_inside_the_open_provision() -> None:
@@ -259,3 +262,104 @@ def test_a_heading_printed_again_inside_the_bracket_keeps_sub_section_one() -> N
     tpa = _act("the-transfer-of-property-act-1882")
     assert tpa["s.106(1)"].text.startswith("(1) In the")
     assert tpa["s.106"].text.startswith("^1[106. Duration of certain leases")
+
+
+def test_an_inserted_clause_follows_its_neighbour_past_an_inner_lettered_list() -> None:
+    # Industrial Relations Code s.2: "(zq) ... but does not include-- (a) ... (d) ...;"
+    # then "(zr)": a sibling of (zq), not an item of (zq)'s inner list or of (d).
+    text = ("## Section 2 - Definitions.\n\nIn this Act, unless the context otherwise requires,--"
+            "\n\n(zq) \"wages\" means pay and includes--\n\n(i) allowances; and\n\n"
+            "(ii) bonus,\n\nbut does not include--\n\n(a) gratuity;\n\n(d) pension;\n\n"
+            "(zr) \"worker\" means a person employed.\n")
+    paths = [p.path for p in parse_provisions("x", text)[0]]
+    assert "s.2(zr)" in paths
+    assert not any(path.startswith(("s.2(zq)(zr)", "s.2(zq)(ii)(zr)")) for path in paths)
+
+
+def test_rera_s18_1_closing_words_and_proviso_belong_to_the_sub_section() -> None:
+    # "(1) If the promoter fails ...,-- (a) ...; or (b) ... for any other reason," then
+    # "he shall be liable on demand to the allottees ... to return the amount ...:" and its
+    # proviso: the remedy of sub-section (1), for (a) and (b) alike, not clause (b)'s.
+    rera = _act(RERA)
+    clause_b, sub_1 = rera["s.18(1)(b)"], rera["s.18(1)"]
+    assert clause_b.text.endswith("for any other reason,")
+    assert "he shall be liable" not in clause_b.text
+    assert "he shall be liable on demand to the allottees" in sub_1.text
+    assert "Provided that where an allottee does not intend to withdraw" in sub_1.text
+    assert sub_1.end > clause_b.end
+    assert [p for p in rera if p.startswith("s.18(1)(")] == ["s.18(1)(a)", "s.18(1)(b)"]
+
+
+def test_the_closing_words_are_indexed_under_the_sub_section() -> None:
+    from civicsetu.ingest.chunker import chunk_document
+    from civicsetu.ingest.loader import load_document
+
+    act = next(a for a in bundled_acts() if a.id == RERA)
+    doc = load_document(act.path, doc_id=act.id)
+    provisions, _ = parse_provisions(doc.id, doc.text)
+    chunks = chunk_document(doc, provisions, max_chars=300, min_chars=60)
+    at = doc.text.index("he shall be liable on demand to the allottees")
+    assert [c.provision_path for c in chunks if c.start <= at < c.end] == ["s.18(1)"]
+
+
+def _parse(text: str) -> dict[str, Provision]:
+    return {p.path: p for p in parse_provisions("x", text)[0]}
+
+
+def test_closing_words_go_to_the_lists_parent_with_what_follows_them() -> None:
+    text = ("## Section 7 - Penalty.\n\nWhoever--\n\n(a) sells a forged stamp; or\n\n"
+            "(b) keeps one for sale,\n\nshall be punishable with fine:\n\nProvided that a first "
+            "offender pays less.\n\n"
+            "## Section 8 - Relief.\n\n(1) If the court is satisfied--\n\n(a) that the deed is "
+            "void; or\n\n(b) that it was obtained by fraud,\n\nthe court may direct--\n\n"
+            "(i) that it be cancelled; and\n\n(ii) that the fee be refunded.\n\n"
+            "(2) The order is final.\n")
+    by_path = _parse(text)
+    assert by_path["s.7(b)"].text == "(b) keeps one for sale,"
+    assert by_path["s.7"].text.endswith("shall be punishable with fine:\n\nProvided that a "
+                                        "first offender pays less.")
+    # The list the closing words introduce is the sub-section's too.
+    assert [p for p in by_path if p.startswith("s.8(1)(")] == [
+        "s.8(1)(a)", "s.8(1)(b)", "s.8(1)(i)", "s.8(1)(ii)"]
+    assert by_path["s.8(1)(b)"].text == "(b) that it was obtained by fraud,"
+    assert by_path["s.8(2)"].text == "(2) The order is final."
+
+
+def test_sub_clauses_closing_words_belong_to_their_clause_not_the_sub_section() -> None:
+    text = ("## Section 5 - Duties.\n\n(3) A seller shall--\n\n(a) deliver the goods; and\n\n"
+            "(b) insure them where--\n\n(i) they are perishable; or\n\n(ii) the buyer asks,\n\n"
+            "at the seller's own cost.\n\nExplanation.--For the purposes of this clause, a buyer "
+            "asks in writing.\n\n(4) The end.\n")
+    by_path = _parse(text)
+    assert by_path["s.5(3)(b)(ii)"].text == "(ii) the buyer asks,"
+    assert "at the seller's own cost." in by_path["s.5(3)(b)"].text
+    assert "a buyer asks in writing" in by_path["s.5(3)(b)"].text
+    assert by_path["s.5(3)"].end == by_path["s.5(3)(b)"].end  # nothing left to (3) itself
+
+
+@pytest.mark.parametrize(("text", "holder", "words"), [
+    # A clause whose own text runs on: its unnumbered list of sections.
+    ("## Section 7 - Extent.\n\nThe Code applies to--\n\n(a) suits;\n\n(b) the following "
+     "sections, that is to say,--\n\nsection 9,\n\nsections 91 and 92,\n\nand sections 96 "
+     "to 112.\n", "s.7(b)", "sections 96 to 112"),
+    # A clause broken across paragraphs, then the next clause: the break was (b)'s own.
+    ("## Section 4 - Notice.\n\nThe notice shall state--\n\n(a) the name;\n\n(b) the "
+     "amount due,\n\nwith interest to date; and\n\n(c) the place of payment.\n",
+     "s.4(b)", "with interest to date"),
+    # The entries of a definitions list keep what follows them.
+    ("## Section 2 - Definitions.\n\nIn this Act, unless the context otherwise requires,--\n\n"
+     "(a) \"buyer\" means a person who buys;\n\n(b) \"seller\" means a trader,\n\nwhether or "
+     "not registered;\n\n(c) \"trader\" means a dealer.\n", "s.2(b)", "whether or not"),
+    ("## Section 2 - Definitions.\n\nIn this Act, unless the context otherwise requires,--\n\n"
+     "(a) \"buyer\" means a person who buys;\n\n(b) \"seller\" means a trader,\n\nand includes "
+     "an agent.\n", "s.2(b)", "and includes an agent"),
+    # A list of one item, or items a colon does not introduce, has no closing words.
+    ("## Section 6 - Fees.\n\nThe fee is payable--\n\n(a) on filing,\n\nby the applicant.\n",
+     "s.6(a)", "by the applicant"),
+    # Capitalised text after the last item is a new sentence, not closing words.
+    ("## Section 6 - Fees.\n\nThe fee is payable--\n\n(a) on filing; or\n\n(b) on appeal;\n\n"
+     "Nothing in this section applies to the State.\n", "s.6(b)", "Nothing in this section"),
+])
+def test_what_only_looks_like_closing_words_stays_where_it_is(
+        text: str, holder: str, words: str) -> None:
+    assert words in _parse(text)[holder].text

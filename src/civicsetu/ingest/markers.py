@@ -104,13 +104,18 @@ def classify(token: str, open_levels: list[OpenLevel], previous_text: str) -> Le
 
 def continues(previous: str, token: str, level: Level) -> bool:
     """Whether ``token`` is the marker after ``previous`` in the numbering of ``level``
-    ("h" -> "i" as letters, "i" -> "ii" as roman numerals, "3" -> "4")."""
+    ("h" -> "i" as letters, "i" -> "ii" as roman numerals, "3" -> "4"), inserted clauses
+    included ("zd" -> "ze", "z" -> "za")."""
     if level in (Level.ROMAN, Level.UPPER_ROMAN):
         return is_roman(previous) and is_roman(token) and \
             roman_value(previous) + 1 == roman_value(token)
     if level is Level.NUMBER:
         return previous.isdigit() and token.isdigit() and int(previous) + 1 == int(token)
-    return len(previous) == len(token) == 1 and ord(previous) + 1 == ord(token)
+    if not (previous.isalpha() and token.isalpha()):
+        return False
+    if len(previous) == len(token):  # "h" -> "i", and inserted clauses "zd" -> "ze"
+        return previous[:-1] == token[:-1] and ord(previous[-1]) + 1 == ord(token[-1])
+    return token == previous + "a"  # "z" -> "za", "zz" -> "zza"
 
 
 def comes_after(previous: str, token: str, level: Level) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from civicsetu.ingest.markers import (
@@ -63,6 +63,7 @@ class _Node:
     end: int = -1
     title: str = ""
     children: list[_Node] = field(default_factory=list)
+    lead: str = ""  # the paragraph before the marker that opened it
 
 
 def parse_provisions(doc_id: str, text: str, doc_type: DocType = DocType.ACT,
@@ -165,10 +166,14 @@ def _build_tree(section: _Node, text: str) -> None:
     amendments = STATE_AMENDMENTS.search(text, section.start, section.end)
     own_end = amendments.start() if amendments else section.end
     commentary: _Commentary | None = None
+    paragraphs = list(_paragraphs(text, section.start, own_end))
     listed = _DEFINITIONS_LIST.search(text, section.start, min(own_end, section.start + 600))
     entry_depth: int | None = None  # where a definitions list's entries sit in the stack
     holder_depth: int | None = None  # where the provision that opens the list sits
-    for index, (p_start, p_end) in enumerate(_paragraphs(text, section.start, own_end)):
+    # The paragraphs of the innermost open provision since its marker; None once closing
+    # words have been given to its parent, until the next marker.
+    own: list[str] | None = []
+    for index, (p_start, p_end) in enumerate(paragraphs):
         # A slice, not match(text, pos): ``^`` would not match mid-line, and an Act printed
         # ``18. Title.—(1) If ...`` opens its first sub-section right after the dash.
         paragraph = text[p_start:p_end]
@@ -187,6 +192,7 @@ def _build_tree(section: _Node, text: str) -> None:
             level = classify(token, open_levels, previous_text)
             if commentary is None or not commentary.holds(token, level):
                 commentary = None
+                own = []
                 _open(stack, level, token, previous_text, p_start)
                 if listed and holder_depth is not None and len(stack) - 1 <= holder_depth:
                     # A sibling of the provision that opened the list ("(2) In this
@@ -194,6 +200,13 @@ def _build_tree(section: _Node, text: str) -> None:
                     listed, entry_depth = None, None
                 elif listed and entry_depth is None and p_start >= listed.end():
                     entry_depth = len(stack) - 1
+        elif commentary is None and own is not None and _closes_list(
+                stack, paragraph, own, entry_depth,
+                functools.partial(_next_marker, text, paragraphs, index + 1)):
+            # The list's closing words ("he shall be liable ...") finish the sentence its
+            # lead-in began, so they, and the provisos after them, are the parent's.
+            stack.pop().end = p_start
+            own = None
         if listed and holder_depth is None and p_start <= listed.start() < p_end:
             holder_depth = len(stack) - 1
         opening = _commentary_opening(paragraph)
@@ -204,9 +217,68 @@ def _build_tree(section: _Node, text: str) -> None:
             _close_to_scope(stack, kind, words, p_start if at_start else p_end, entry_depth)
             commentary = _Commentary(structural)
         previous_text = paragraph
+        if own is not None:
+            own.append(paragraph)
     for node in stack[1:]:
         node.end = own_end
     _fix_ends(section, text)
+
+
+# A list's lead-in ("If the promoter fails ...,--"), an item that the next item or the
+# closing words continue ("...; or", "... for any other reason,"), and closing words that
+# go on with the lead-in's sentence ("he shall be liable ...", "shall be punishable ...").
+_LEAD_IN_END = re.compile(r"(?:--|[—–:-])\s*$")
+_ITEM_END = re.compile(r"[,;]\s*(?:(?:or|and)\s*)?$")
+_CLOSING_START = re.compile(r"^(?:\^[\w*]{1,4}\s*|\d{1,3}[ \t]*(?=\[))?\[?[ \t]*[a-z]")
+
+
+def _closes_list(stack: list[_Node], paragraph: str, own: list[str], entry_depth: int | None,
+                 next_marker: Callable[[], str | None]) -> bool:
+    """Whether the unnumbered ``paragraph`` is the closing words of the list whose item is
+    open at the top of ``stack`` (``own``: that item's paragraphs so far): the words after
+    "(a) ...; or (b) ...," that apply to every item alike, such as RERA s.18(1)'s "he shall
+    be liable on demand to the allottees ... to return the amount ...".
+
+    They are only when the item's parent introduced a list of two items or more with a
+    dash, the item ends as items do (``;`` ``; or`` ``,``) without a list of its own, the
+    paragraph goes on in lower case, and the law numbers no further item of the list after
+    it. One level closes: sub-clauses' closing words are their clause's, not the
+    sub-section's. A definitions list's entries keep what follows them."""
+    if len(stack) < 2 or stack[-1].level is None:
+        return False
+    item, parent = stack[-1], stack[-2]
+    if entry_depth is not None and len(stack) - 1 <= entry_depth:
+        return False
+    if not parent.children or parent.children[-1] is not item:
+        return False
+    # The list is the run of the item's own family ending with it: "(a)" and "(b)" of
+    # "(i) where ..., and (a) ...; or (b) ...," are not a list that "(2)--" introduced.
+    run = 0
+    while run < len(parent.children) and parent.children[-1 - run].level == item.level:
+        run += 1
+    first = parent.children[-run]
+    if run < 2 or not _LEAD_IN_END.search(first.lead):
+        return False
+    if not own or not _ITEM_END.search(own[-1]) or not _CLOSING_START.match(paragraph):
+        return False
+    if any(_LEAD_IN_END.search(p) for p in own):
+        return False  # the item's own unnumbered list ("the following sections,--")
+    token = next_marker()
+    if token is not None:
+        open_levels = [OpenLevel(n.level, n.token) for n in stack if n.level is not None]
+        level = classify(token, open_levels, paragraph)
+        if level == item.level and comes_after(item.token, token, level):
+            return False  # "(c)" follows: the paragraph was (b)'s own text
+    return True
+
+
+def _next_marker(text: str, paragraphs: list[tuple[int, int]], first: int) -> str | None:
+    """The marker of the first numbered paragraph from ``paragraphs[first]`` on, if any."""
+    for start, end in paragraphs[first:]:
+        m = PARAGRAPH_MARKER.match(text[start:end])
+        if m:
+            return m.group("token")
+    return None
 
 
 # The provision an Explanation names as its scope ("For the purposes of this sub-section").
@@ -295,7 +367,7 @@ def _open(stack: list[_Node], level: Level, token: str, previous_text: str, at: 
         # that provision here would leave the paragraph in none of its children).
         stack[:] = was_open
         return
-    node = _Node(path, KIND_OF_LEVEL[level], level, token, at)
+    node = _Node(path, KIND_OF_LEVEL[level], level, token, at, lead=previous_text)
     parent.children.append(node)
     stack.append(node)
 

@@ -12,4 +12,8 @@ from __future__ import annotations
 # text behind an amendment bracket or wrapped onto a second line) needs the bump too.
 # 3: an Explanation "for the purposes of this clause" in a definitions list belongs to the
 # list's entry ("(7) consumer"), not to the last item inside it.
-PARSER_VERSION = 3
+# 4: a list's closing words ("(a) ...; or (b) ..., he shall be liable ...") and what follows
+# them belong to the list's parent, not to its last item (RERA s.18(1), not s.18(1)(b)); an
+# inserted clause continues its neighbour ("(zd)" -> "(ze)"); PDF text keeps the paragraph
+# break after a short line ending in a comma.
+PARSER_VERSION = 4

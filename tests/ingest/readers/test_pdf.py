@@ -89,6 +89,22 @@ def test_line_wraps_and_hyphenation_are_repaired() -> None:
     assert starts == (0,)
 
 
+def test_closing_words_after_a_short_last_item_start_a_paragraph(gazette_dir: Path) -> None:
+    # A list's last item stops short with a comma; "he shall be liable ..." starts a new
+    # paragraph, so the parse gives it to the sub-section, not to clause (b).
+    pages = [["(b) due to discontinuance of his business as a developer on account of the",
+              "suspension of registration or for any other reason,",
+              "he shall be liable on demand to the allottees, in case the allottee wishes to",
+              "withdraw from the project, to return the amount received by him, with",
+              "interest and compensation, to the allottee, in the manner as provided."]]
+    text, _ = _join_pages(pages)
+    assert "for any other reason,\n\nhe shall be liable" in text
+    assert "wishes to withdraw" in text  # a full line ending mid-sentence still wraps
+    rera = _provisions(gazette_dir / f"{GAZETTE_ACTS[0]}.pdf")
+    assert rera["s.18(1)(b)"].text.endswith("for any other reason,")
+    assert "he shall be liable on demand" in rera["s.18(1)"].text
+
+
 def _scan_like_pdf(path: Path, text_pages: int, image_pages: int) -> Path:
     from fpdf import FPDF
     from PIL import Image

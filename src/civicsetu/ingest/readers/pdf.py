@@ -194,7 +194,9 @@ def _paragraph_break(previous: str, line: str, measure: int) -> bool:
         return True
     if _BLOCK_START.match(line):
         return closes or short
-    return closes and short
+    # A list's last item ends short with a comma ("... for any other reason,") and its
+    # closing words ("he shall be liable ...") begin a paragraph of their own.
+    return short and (closes or previous.rstrip().endswith(","))
 
 
 def _is_word_break(previous: str, line: str) -> bool:
