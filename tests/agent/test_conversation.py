@@ -17,8 +17,10 @@ from tests.conftest import RERA
 # must be rewritten to name, or None when it stands alone)
 SCRIPT = [
     ("What is the penalty for not registering a real estate project under RERA?", "s.59", None),
-    ("Who hears an appeal against that penalty?", "s.44", "section 59 "),
-    ("How long do I have to file it?", "s.44", "section 44 "),
+    # The Appellate Tribunal hears it: s.43(5) says who may appeal to it, s.44 how.
+    ("Who hears an appeal against that penalty?", ("s.43", "s.44"), "section 59 "),
+    # A bare "it" is what the last question asked about, searched for in its Act.
+    ("How long do I have to file it?", "s.44", "the appeal under the Real Estate"),
     ("What about the penalty for not complying with the Tribunal's order?", "s.64", None),
     ("Can it be compounded?", "s.70", "section 64 "),
     ("And what is the maximum fine for that?", "s.70", "section 70 "),
@@ -34,7 +36,8 @@ def test_five_follow_ups_resolve_to_the_right_provisions(bundled_home: Path,
             answer, standalone, _ = conversation.ask("script", typed)
             cited = {c.provision_id.partition("#")[2].partition("(")[0]
                      for c in answer.citations if c.provision_id.startswith(RERA)}
-            assert section in cited, (typed, standalone, cited)
+            wanted = section if isinstance(section, tuple) else (section,)
+            assert cited & set(wanted), (typed, standalone, cited)
             if named:
                 assert named in standalone, (typed, standalone)
             else:

@@ -178,8 +178,31 @@ def rewrite_follow_up(question: str, turns: list[dict[str, Any]],
     if not subject:
         return f"{text.rstrip('?')} (about: {last['standalone']})?", None
     if pronoun:
+        terms = _asked_terms(last, section, store) if pronoun.group(0).lower() == "it" else []
+        if len(terms) == 1:
+            # A bare "it" is the one thing the last question asked about ("Who hears an
+            # appeal ...?" then "file it": the appeal), searched for in the Act; the
+            # section the last answer quoted for it need not be the one that answers.
+            return f"{_PRONOUN.sub(f'the {terms[0]}', text, count=1).rstrip('?')} " \
+                f"under the {act}?", section
         return _PRONOUN.sub(subject, text, count=1), section
     return f"{text.rstrip('?')} under the {act}?", None
+
+
+def _asked_terms(turn: dict[str, Any], section: str | None, store: Store) -> list[str]:
+    """The words of the turn's question that its anchored section's title or quoted text
+    holds ("Who hears an appeal against that penalty?" anchored to s.43: "appeal")."""
+    if section is None:
+        return []
+    question = _PRONOUN_PHRASE.sub(" ", turn.get("question", ""))
+    quoted = [c for c in turn.get("cited") or [] if c.startswith(section)]
+    try:
+        held = " ".join([store.provision(section).title]
+                        + [store.provision(c).text for c in quoted]).lower()
+    except Exception:
+        return []
+    return list(dict.fromkeys(w for w in re.findall(r"[a-z]{4,}", question.lower())
+                              if _content_words(w) and next(iter(_content_words(w))) in held))
 
 
 def anchor_of(turn: dict[str, Any], store: Store) -> str | None:
@@ -194,24 +217,27 @@ def anchor_of(turn: dict[str, Any], store: Store) -> str | None:
             if first else None
     question = _PRONOUN_PHRASE.sub(" ", turn.get("question", ""))
     words = _content_words(question)
-    candidates = []
+    candidates: dict[str, list[str]] = {}  # section -> the provisions of it cited
     for full_id in cited:
         doc_id, _, path = full_id.partition("#")
         section = f"{doc_id}#{section_of(path)}"
-        if section != came_from and section not in candidates:
-            candidates.append(section)
-    best, best_hits = None, 0
-    for section in candidates:
+        if section != came_from:
+            candidates.setdefault(section, []).append(full_id)
+    best, best_hits = None, 0.0
+    for section, quoted in candidates.items():
         try:
             title = store.provision(section).title.lower()
+            text = " ".join(store.provision(q).text.lower() for q in quoted)
         except Exception:
             continue
-        hits = sum(w in title for w in words)
+        # The title says what the section is about; the quoted text breaks a tie ("may
+        # prefer an appeal before the Appellate Tribunal" under a title that names none).
+        hits = sum(w in title for w in words) + 0.5 * sum(w in text for w in words)
         if hits > best_hits:
             best, best_hits = section, hits
     # No other section cited (answers quote fewer, better provisions): the turn stayed on
     # the section it came from.
-    return best or (candidates[0] if candidates else came_from)
+    return best or next(iter(candidates), came_from)
 
 
 def _content_words(text: str) -> set[str]:

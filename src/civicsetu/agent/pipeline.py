@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 from civicsetu.agent.classify import QueryType, classify_rules, classify_with_llm
@@ -56,8 +57,9 @@ from civicsetu.llm.streaming import generate
 from civicsetu.search.decompose import search_decomposed
 from civicsetu.search.hybrid import Searcher, SearchFilters, SearchResult, validate_query
 from civicsetu.search.lexicon import expansions
+from civicsetu.search.pooling import pooled
 from civicsetu.store.base import Store
-from civicsetu.types import Answer, Citation
+from civicsetu.types import Answer, Citation, Hit
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +186,12 @@ class Agent:
             previous: SearchResult = state["result"]
             if (result.best_cosine or 0) < (previous.best_cosine or 0) + CORRECTIVE_MIN_GAIN:
                 result = previous  # the rewrite did not find better evidence
+            else:
+                # The statute's words add to what the user's own words found, not replace
+                # it: the two rankings are pooled.
+                first: dict[str, Hit] = {}
+                ids = pooled([previous.hits, result.hits], first)
+                result = replace(result, hits=[first[pid] for pid in ids][:len(result.hits)])
         return {"result": result, "attempts": attempts + 1}
 
     def _after_retrieve(self, state: AgentState) -> str:

@@ -37,6 +37,7 @@ from civicsetu.answer.verify import fold
 from civicsetu.search.decompose import decompose, scoped, search_decomposed
 from civicsetu.search.hybrid import SearchFilters, SearchResult
 from civicsetu.search.lexicon import expansions
+from civicsetu.search.pooling import pooled
 from civicsetu.search.query import STOPWORDS, named_documents
 from civicsetu.types import Answer, Citation, Hit
 
@@ -45,7 +46,6 @@ MEMORY_COSINE = 0.92
 QUOTES_PER_STEP = 3
 OWN_LEAD = QUOTES_PER_STEP  # a later step's own provisions placed before graph neighbours
 _CHOICES = re.compile(r"\(([a-dA-D])\)\s*([^()]+?)(?=\s*\([a-dA-D]\)|\s*$|\?)")
-_RRF_K = 60
 
 
 @dataclass(slots=True)
@@ -144,9 +144,10 @@ class Researcher:
         results = [self.searcher.search(q, k=10, filters=filters) for q in queries]
         own = [self.searcher.search(queries[0], k=10, filters=filters, graph=False)]
         first: dict[str, Hit] = {}
-        pooled = _rrf(results, first)
-        lead = [pid for pid in _rrf(own, first) if pid not in used][:OWN_LEAD]
-        ranked = lead + [pid for pid in pooled if pid not in lead]
+        pooled_ids = pooled([r.hits for r in results], first)
+        own_ids = pooled([r.hits for r in own], first)
+        lead = [pid for pid in own_ids if pid not in used][:OWN_LEAD]
+        ranked = lead + [pid for pid in pooled_ids if pid not in lead]
         fresh = [pid for pid in ranked if pid not in used] + [pid for pid in ranked if pid in used]
         primary = results[0]
         return SearchResult(primary.analysis, [first[pid] for pid in fresh][:10],
@@ -214,17 +215,6 @@ def plan(question: str, mentions: list[str] | None = None) -> list[str]:
     # The whole question leads: what one retrieval finds for it is the base that the
     # later steps add to, so research never knows less than a plain answer.
     return [question, *parts[1:]][:MAX_STEPS]
-
-
-def _rrf(results: list[SearchResult], first: dict[str, Hit]) -> list[str]:
-    """The provisions of ``results`` pooled by reciprocal rank, best first (``first``
-    gathers each one's hit)."""
-    scores: dict[str, float] = {}
-    for result in results:
-        for rank, hit in enumerate(result.hits, start=1):
-            scores[hit.provision_id] = scores.get(hit.provision_id, 0.0) + 1 / (_RRF_K + rank)
-            first.setdefault(hit.provision_id, hit)
-    return sorted(scores, key=lambda pid: -scores[pid])
 
 
 def _alternatives(question: str) -> list[str]:
