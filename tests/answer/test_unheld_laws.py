@@ -123,3 +123,14 @@ def test_a_law_another_connection_ingests_is_held_at_the_next_search(
     with Engine(empty_engine.settings) as other:  # another process's ingest
         other.ingest([SourceSpec(housing)])
     assert unheld_laws(HOUSING_QUESTION, empty_engine.searcher.law_names) == []
+
+
+def test_an_ingested_act_named_by_its_initials_is_held_without_aliases() -> None:
+    # A plain-file ingest registers no "RTI Act" alias; its title's initials still name it.
+    from civicsetu.store.base import DocumentInfo
+
+    rti = DocumentInfo("rti", "Right to Information Act, 2005", "", "", "IN", "act",
+                       ("Right to Information Act",), "", 0, 0)
+    assert unheld_laws("Under the RTI Act, how many days does the officer have?", [rti]) == []
+    assert unheld_laws("Under the QZX Act, how many days does the officer have?",
+                       [rti]) == ["QZX Act"]

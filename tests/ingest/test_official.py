@@ -95,3 +95,16 @@ def test_an_upload_is_known_by_its_name_and_its_messages_hide_the_folder(
     refused = engine.ingest([SourceSpec(path, upload_name="rules.md")], force=True)[0]
     assert refused.status == "failed"
     assert refused.message.startswith("rules.md: only ") and str(path) not in refused.message
+
+
+def test_the_official_text_from_another_path_keeps_the_bundles_names(engine: Engine,
+                                                                     tmp_path: Path) -> None:
+    # A copy of the corpus file re-parsed (as after a parser upgrade) kept only the names
+    # its title gives; "the law of limitation" then named no ingested Act.
+    official = next(a.path for a in bundled_acts() if a.id == LIMITATION)
+    copy = tmp_path / f"{LIMITATION}.md"
+    shutil.copyfile(official, copy)
+    [report] = engine.ingest([SourceSpec(copy)], force=True)
+    assert (report.doc_id, report.status) == (LIMITATION, "updated")
+    info = next(d for d in engine.store.documents() if d.id == LIMITATION)
+    assert {"Limitation Act", "law of limitation"} <= set(info.aliases)

@@ -214,6 +214,8 @@ def unheld_laws(query: str, documents: Sequence[DocumentInfo] | LawNames) -> lis
             words = words[1:]
         # "This Act" or "the Act" names no particular law; a short name of an ingested
         # Act that is no alias of it ("the Fair Compensation Act") names that Act.
+        if len(words) == 2 and words[0].isupper() and words[0] in names.initials:
+            continue  # "the RTI Act": an ingested Act by its initials
         if len(words) >= 2 and not _short_title(words[:-1], names):
             out.append(" ".join(words))
     return list(dict.fromkeys(out))

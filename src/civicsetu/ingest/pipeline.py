@@ -130,6 +130,7 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
             _holder(store, spec.path, where, document.content_hash,
                     settings.home / "uploads"), key=where))
     _check_official(store, spec, document)
+    document = _with_official_names(document, spec.kind)
     acts = several_acts(document.text)
     if acts:
         raise SourceError(f"{spec.path}: holds several Acts ({'; '.join(acts)}); their "
@@ -302,6 +303,20 @@ def _check_official(store: Store, spec: SourceSpec, document: Document) -> None:
         f"CivicSetu and this is not its text, so nothing was written (an official Act is "
         f"never replaced by another text); {remedy}. `civicsetu ingest --bundled` "
         "re-indexes the official Acts")
+
+
+def _with_official_names(document: Document, kind: str) -> Document:
+    """An official Act's text ingested from another path (a copy of the corpus file, a
+    re-parse after an upgrade) keeps the names the bundle gives it ("RTI Act"), which the
+    question checks read; without them "the RTI Act" was taken for a law not held."""
+    if kind == "bundled":
+        return document
+    from civicsetu.corpus import bundled_acts
+
+    names = {a.id: a.aliases for a in bundled_acts()}.get(document.id)
+    if not names:
+        return document  # _check_official let only the official text in under its id
+    return replace(document, aliases=tuple(dict.fromkeys((*document.aliases, *names))))
 
 
 def _official_or(document: Document, kind: str, where: str) -> tuple[Document, str, str]:
