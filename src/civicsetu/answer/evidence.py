@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from civicsetu.answer.messages import (
     MISSING_QUANTITY_NOTICE,
     NEAREST_CENTRAL_NOTICE,
+    NOT_IN_FORCE_ANYWHERE_NOTICE,
     NOT_YET_ENACTED_NOTICE,
     NOT_YET_IN_FORCE_NOTICE,
     NOT_YET_LAW_NOTICE,
@@ -156,7 +157,7 @@ def unfound_notice(ref: UnfoundReference, documents: Sequence[DocumentInfo],
     label = display_path(ref.path)
     if ref.doc_id is None:
         return UNFOUND_ANYWHERE_NOTICE.format(label=label) if not ref.not_yet else \
-            NOT_YET_IN_FORCE_NOTICE.format(label=label, title="corpus", date=result.as_of)
+            NOT_IN_FORCE_ANYWHERE_NOTICE.format(label=label, date=result.as_of)
     title = next((d.title for d in documents if d.id == ref.doc_id), ref.doc_id)
     if ref.not_yet:
         return NOT_YET_IN_FORCE_NOTICE.format(label=label, title=title, date=result.as_of)

@@ -40,6 +40,7 @@ UNFOUND_ANYWHERE_NOTICE = "No ingested document has a {label}."
 NOT_YET_LAW_NOTICE = "The {title} was not yet law on {date}: it came into force on {start}."
 NOT_YET_ENACTED_NOTICE = "The {title} was not yet law on {date}: it dates from {year}."
 NOT_YET_IN_FORCE_NOTICE = "{label} of the {title} was not in force on {date}."
+NOT_IN_FORCE_ANYWHERE_NOTICE = "No ingested document had a {label} in force on {date}."
 
 UNKNOWN_TERM_NOTICE = "The corpus never mentions {terms}."
 

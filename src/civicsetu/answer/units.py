@@ -60,14 +60,7 @@ def own_span(p: Provision, family: Sequence[Provision],
     ``max_chars`` is the longest list quoted whole; a longer one is quoted with the clauses
     that fit."""
     p_end = law_end(p)
-    own_end = p_end
-    for q in family:
-        if q.start >= p_end:
-            break
-        if q.parent_path == p.path and (q.start > p.start if through_opening
-                                        else q.start >= p.start):
-            own_end = q.start
-            break
+    own_end = _first_part(p, family, p_end, through_opening)
     start, end = (p.start, own_end) if within is None else \
         (max(p.start, within[0]), min(own_end, within[1]))
     if start < own_end < p_end and unfinished(p.text[:own_end - p.start]):
@@ -98,10 +91,20 @@ def list_continues(p: Provision, family: Sequence[Provision], end: int) -> bool:
 
 def opening_words(p: Provision, family: Sequence[Provision]) -> int:
     """Where ``p``'s own opening text ends: at its first sub-provision, else its law's end."""
-    p_end = law_end(p)
-    first = min((q.start for q in family if q.parent_path == p.path and q.start > p.start),
-                default=p_end)
-    return min(first, p_end)
+    return _first_part(p, family, law_end(p), through_opening=True)
+
+
+def _first_part(p: Provision, family: Sequence[Provision], p_end: int,
+                through_opening: bool) -> int:
+    """Where ``p``'s first sub-provision starts (``family`` in the Act's order), else
+    ``p_end``; with ``through_opening`` one that opens where ``p`` opens does not count."""
+    for q in family:
+        if q.start >= p_end:
+            break
+        if q.parent_path == p.path and (q.start > p.start if through_opening
+                                        else q.start >= p.start):
+            return q.start
+    return p_end
 
 
 def _list_end(p: Provision, family: Sequence[Provision], p_end: int) -> int:
@@ -129,11 +132,14 @@ def whole_sentences(p: Provision, start: int, end: int) -> tuple[int, int]:
     """``start``-``end`` (inside ``p``) widened to the sentences they cut: a chunk of a
     sentence longer than the embedder's window starts or ends inside it, and a quote cut
     there ("... shall be without" / "prejudice to the validity ...") says another thing."""
-    starts = [0] + [m.end() for m in SENTENCE_END.finditer(p.text)]
-    ends = [m.start() for m in SENTENCE_END.finditer(p.text)] + [len(p.text)]
     rel_start, rel_end = start - p.start, end - p.start
-    new_start = max((b for b in starts if b <= rel_start), default=0)
-    new_end = min((b for b in ends if b >= rel_end), default=len(p.text))
+    new_start, new_end = 0, len(p.text)
+    for m in SENTENCE_END.finditer(p.text):  # the gaps between sentences, in order
+        if m.end() <= rel_start:
+            new_start = m.end()
+        if m.start() >= rel_end:
+            new_end = m.start()
+            break
     return p.start + new_start, p.start + new_end
 
 

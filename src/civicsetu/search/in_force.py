@@ -11,14 +11,13 @@ searched. Versions a document's own history holds are the store's business
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from civicsetu.search.query import title_year
 from civicsetu.types import DatedEvent, section_of
 
-_TITLE_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\W*$")
 _FIRST_UNITS = frozenset({"s.1", "r.1", "reg.1", "art.1"})
 
 
@@ -39,5 +38,5 @@ def law_from(title: str, dates: Iterable[DatedEvent]) -> tuple[date, bool] | Non
                    and section_of(e.provision_path) in _FIRST_UNITS), default=None)
     if printed is not None:
         return printed, True
-    m = _TITLE_YEAR.search(title)
-    return (date(int(m.group(1)), 1, 1), False) if m else None
+    year = title_year(title)
+    return (date(int(year), 1, 1), False) if year else None

@@ -106,10 +106,10 @@ class AliasTable:
         """The table of ``documents`` (in their order where names are equally long)."""
         names = sorted(((a, a.lower(), a.isascii(), d.id) for d in documents
                         for a in (*d.aliases, d.title)), key=lambda x: -len(x[0]))
-        titles = {d.id: (d.title, _title_year(d.title)) for d in documents}
+        titles = {d.id: (d.title, title_year(d.title)) for d in documents}
         by_name_and_year = {(lowered, titles[doc_id][1]): doc_id
                             for _, lowered, _, doc_id in reversed(names)
-                            if titles[doc_id][1] and not _title_year(lowered)}
+                            if titles[doc_id][1] and not title_year(lowered)}
         by_word: dict[str, list[int]] = {}
         always: list[int] = []
         for i, (_, lowered, ascii_name, _) in enumerate(names):
@@ -175,7 +175,7 @@ def document_mentions(query: str, documents: Sequence[DocumentInfo] | AliasTable
             title, year = table.titles.get(doc_id, ("", ""))
             after = _YEAR_AFTER.match(query, m.end()) if year else None
             if after is not None and after.group("year") != year \
-                    and not _title_year(alias_lower):
+                    and not title_year(alias_lower):
                 asked = after.group("year")
                 end = after.end()
                 same_name = table.by_name_and_year.get((alias_lower, asked))
@@ -215,7 +215,7 @@ def _title_start(query: str, start: int) -> int:
     return start
 
 
-def _title_year(title: str) -> str:
+def title_year(title: str) -> str:
     """The year a title ends with ("2019" of "Consumer Protection Act, 2019"), else ""."""
     m = _TITLE_YEAR.search(title)
     return m.group(1) if m else ""
