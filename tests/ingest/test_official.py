@@ -1,5 +1,5 @@
 """An official bundled Act is never replaced by a registry entry, an upload or a user file
-(``pipeline._check_official``); ``ingest --bundled`` still writes it."""
+(``ingest/official.check_official``); ``ingest --bundled`` still writes it."""
 
 from __future__ import annotations
 

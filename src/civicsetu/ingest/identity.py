@@ -6,7 +6,7 @@
   replacing the other document; re-ingesting the same path finds its own id again. An API
   upload is known by its file name (``upload:rules.md``), not by its server folder.
   Bundled and registry documents keep the ids they are given (the evaluation uses them);
-  a bundled Act's id holds only its official text (``pipeline._check_official``), so
+  a bundled Act's id holds only its official text (``ingest/official.check_official``), so
   a registry entry or upload naming it explicitly is refused.
 - A document whose title or short title, normalised, equals another document's is a
   look-alike: flagged at ingest, and answers quoting it carry a warning.

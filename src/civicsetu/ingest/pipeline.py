@@ -15,11 +15,18 @@ from pathlib import Path
 
 from civicsetu.config import Settings
 from civicsetu.embed.base import Embedder
-from civicsetu.errors import CivicSetuError, OfficialDocumentError, SourceError
+from civicsetu.errors import CivicSetuError, SourceError
 from civicsetu.ingest.chunker import chunk_document
 from civicsetu.ingest.enrich import extract_amendments, extract_dates, extract_definitions
 from civicsetu.ingest.identity import lookalikes, several_acts, user_doc_id
 from civicsetu.ingest.loader import load_source
+from civicsetu.ingest.official import (
+    check_official,
+    official_act,
+    official_hash,
+    official_or,
+    with_official_names,
+)
 from civicsetu.ingest.references import extract_references
 from civicsetu.ingest.statute import parse_provisions
 from civicsetu.ingest.version import PARSER_VERSION
@@ -129,8 +136,8 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
             spec.path.resolve(), document.title,
             _holder(store, spec.path, where, document.content_hash,
                     settings.home / "uploads"), key=where))
-    _check_official(store, spec, document)
-    document = _with_official_names(document, spec.kind)
+    check_official(store, document, spec.kind, _shown_source(spec))
+    document = with_official_names(document, spec.kind)
     acts = several_acts(document.text)
     if acts:
         raise SourceError(f"{spec.path}: holds several Acts ({'; '.join(acts)}); their "
@@ -143,7 +150,7 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     reparse = same_text and (store.parser_version(document.id) or 0) < PARSER_VERSION
     if same_text and not force and not reparse:
         if not store.provenance([document.id]).get(document.id, Provenance("")).origin:
-            _record_provenance(store, *_official_or(document, spec.kind, where))  # older index
+            _record_provenance(store, *official_or(document, spec.kind, where))  # older index
         if on_progress:
             on_progress(document.id, 1, 1)
         return IngestReport(_shown_source(spec), document.id, "unchanged")
@@ -171,7 +178,7 @@ def _ingest_one(spec: SourceSpec, store: Store, embedder: Embedder, settings: Se
     if on_progress and not todo:
         on_progress(document.id, 1, 1)
     provenance, others, look_notes = _plan_provenance(
-        store, *_official_or(document, spec.kind, where))
+        store, *official_or(document, spec.kind, where))
     # The provenance commits with the document (a kill -9 cannot separate them).
     store.replace_document(parsed, embedder.model_id, new_vectors, provenance)
     for other, theirs in others:
@@ -254,10 +261,6 @@ def _holder(store: Store, path: Path, mine: str, content_hash: str,
     of the bundled Acts: they keep the bundled ids). A bundled Act's id is held even when
     that Act is not ingested, unless this file is its text: a user file never takes an
     official Act's id."""
-    from civicsetu.corpus import bundled_acts
-
-    reserved = {a.id: a.path for a in bundled_acts()}
-
     def holder(doc_id: str) -> str | None:
         stored = store.document_hash(doc_id)
         if stored is not None:
@@ -270,63 +273,11 @@ def _holder(store: Store, path: Path, mine: str, content_hash: str,
             if source in {str(path), str(path.resolve())}:
                 return mine
             return _upload_key(source, uploads)
-        if doc_id in reserved:
-            official = load_source(reserved[doc_id], doc_id=doc_id)[0].content_hash
-            return None if official == content_hash else str(reserved[doc_id])
+        act = official_act(doc_id)
+        if act is not None:
+            return None if official_hash(doc_id) == content_hash else str(act.path)
         return None
     return holder
-
-
-def _check_official(store: Store, spec: SourceSpec, document: Document) -> None:
-    """Refuse a text other than the official one under a bundled Act's id: only the bundle
-    itself (``ingest --bundled``) writes there, so no registry entry, upload or user file
-    replaces an official Act. Its own text (a copy of the bundled file) is accepted."""
-    if spec.kind == "bundled":
-        return
-    from civicsetu.corpus import bundled_acts
-
-    official = {a.id: a.path for a in bundled_acts()}.get(document.id)
-    if official is None:
-        return
-    texts = {load_source(official, doc_id=document.id)[0].content_hash}
-    stored = store.document_hash(document.id)
-    # The text stored by an earlier bundle (origin "" is an index from before provenance).
-    if stored is not None and store.provenance([document.id]).get(
-            document.id, Provenance("")).origin in {"bundled", ""}:
-        texts.add(stored)
-    if document.content_hash in texts:
-        return
-    remedy = ("give the entry another id" if spec.kind == "registry" else
-              "give it another id, or none so that it gets one of its own")
-    raise OfficialDocumentError(
-        f"{_shown_source(spec)}: {document.id!r} is the id of an official Act bundled with "
-        f"CivicSetu and this is not its text, so nothing was written (an official Act is "
-        f"never replaced by another text); {remedy}. `civicsetu ingest --bundled` "
-        "re-indexes the official Acts")
-
-
-def _with_official_names(document: Document, kind: str) -> Document:
-    """An official Act's text ingested from another path (a copy of the corpus file, a
-    re-parse after an upgrade) keeps the names the bundle gives it ("RTI Act"), which the
-    question checks read; without them "the RTI Act" was taken for a law not held."""
-    if kind == "bundled":
-        return document
-    from civicsetu.corpus import bundled_acts
-
-    names = {a.id: a.aliases for a in bundled_acts()}.get(document.id)
-    if not names:
-        return document  # _check_official let only the official text in under its id
-    return replace(document, aliases=tuple(dict.fromkeys((*document.aliases, *names))))
-
-
-def _official_or(document: Document, kind: str, where: str) -> tuple[Document, str, str]:
-    """A file with a bundled Act's id and text is that official text, whoever ingests it."""
-    from civicsetu.corpus import bundled_acts
-
-    official = {a.id: a.path for a in bundled_acts()}.get(document.id)
-    if official is not None and kind != "bundled":  # _check_official let only its text in
-        return document, "bundled", str(official)
-    return document, kind, where
 
 
 def _record_provenance(store: Store, document: Document, kind: str, where: str) -> list[str]:
